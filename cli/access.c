@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Exact-width accesses. Each one is a single volatile load or store of the
+ * given width; 64-bit ones go through __atomic so that a 32-bit build still
+ * issues one 8-byte access (x87 or SSE) instead of two 4-byte ones.
+ * ACCESS_TRACE lets the unit tests see every access.
+ */
+#include <string.h>
+
+#include "access.h"
+
+#ifdef ACCESS_TRACE
+void access_trace(const volatile void *p, unsigned int width, int store,
+		  uint64_t val);
+#define TRACE(p, w, s, v)	access_trace(p, w, s, v)
+#else
+#define TRACE(p, w, s, v)	do { } while (0)
+#endif
+
+/* v in the CPU's byte order, as a width-byte integer at p (any alignment) */
+static void put_native(void *p, uint64_t v, unsigned int width)
+{
+	uint8_t b = (uint8_t)v;
+	uint16_t h = (uint16_t)v;
+	uint32_t w = (uint32_t)v;
+
+	switch (width) {
+	case 1:
+		memcpy(p, &b, 1);
+		break;
+	case 2:
+		memcpy(p, &h, 2);
+		break;
+	case 4:
+		memcpy(p, &w, 4);
+		break;
+	default:
+		memcpy(p, &v, 8);
+		break;
+	}
+}
+
+static uint64_t get_native(const void *p, unsigned int width)
+{
+	uint8_t b;
+	uint16_t h;
+	uint32_t w;
+	uint64_t v;
+
+	switch (width) {
+	case 1:
+		memcpy(&b, p, 1);
+		return b;
+	case 2:
+		memcpy(&h, p, 2);
+		return h;
+	case 4:
+		memcpy(&w, p, 4);
+		return w;
+	default:
+		memcpy(&v, p, 8);
+		return v;
+	}
+}
+
+uint64_t io_read(const volatile void *p, unsigned int width)
+{
+	uint64_t v;
+
+	switch (width) {
+	case 1:
+		v = *(const volatile uint8_t *)p;
+		break;
+	case 2:
+		v = *(const volatile uint16_t *)p;
+		break;
+	case 4:
+		v = *(const volatile uint32_t *)p;
+		break;
+	default:
+		v = __atomic_load_n((const volatile uint64_t *)p,
+				    __ATOMIC_RELAXED);
+		break;
+	}
+	TRACE(p, width, 0, v);
+	return v;
+}
+
+void io_write(volatile void *p, uint64_t val, unsigned int width)
+{
+	TRACE(p, width, 1, val);
+	switch (width) {
+	case 1:
+		*(volatile uint8_t *)p = (uint8_t)val;
+		break;
+	case 2:
+		*(volatile uint16_t *)p = (uint16_t)val;
+		break;
+	case 4:
+		*(volatile uint32_t *)p = (uint32_t)val;
+		break;
+	default:
+		__atomic_store_n((volatile uint64_t *)p, val, __ATOMIC_RELAXED);
+		break;
+	}
+}
+
+void io_copy_from(void *dst, const volatile void *src, size_t len,
+		  unsigned int width)
+{
+	const volatile char *s = src;
+	char *d = dst;
+	size_t i;
+
+	for (i = 0; i < len; i += width)
+		put_native(d + i, io_read(s + i, width), width);
+}
+
+void io_copy_to(volatile void *dst, const void *src, size_t len,
+		unsigned int width)
+{
+	volatile char *d = dst;
+	const char *s = src;
+	size_t i;
+
+	for (i = 0; i < len; i += width)
+		io_write(d + i, get_native(s + i, width), width);
+}
+
+void io_fill(volatile void *dst, uint64_t val, size_t len, unsigned int width)
+{
+	volatile char *d = dst;
+	size_t i;
+
+	for (i = 0; i < len; i += width)
+		io_write(d + i, val, width);
+}
+
+void bulk_fill(void *dst, uint64_t val, size_t len, unsigned int width)
+{
+	unsigned char pattern[4096];
+	char *d = dst;
+	size_t i, n;
+
+	if (width == 1) {
+		memset(dst, (int)(val & 0xff), len);
+		return;
+	}
+	for (i = 0; i < sizeof(pattern); i += width)
+		put_native(pattern + i, val, width);
+	for (i = 0; i < len; i += n) {
+		n = len - i < sizeof(pattern) ? len - i : sizeof(pattern);
+		memcpy(d + i, pattern, n);
+	}
+}

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * info: what a region is, without mapping it: PFNs and pages, who owns it in
+ * /proc/iomem, whether it is RAM, and the cache type a mapping would get.
+ * One "key: value" per line, for people and scripts alike.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "iomem.h"
+#include "region.h"
+
+static void print_owners(const struct iomem *io, const struct region *r)
+{
+	uint64_t last = r->start + (r->size - 1);
+	const struct iomem_entry *e;
+	size_t pos = 0;
+	int n = 0;
+
+	while ((e = iomem_next_overlap(io, &pos, r->start, last))) {
+		printf("iomem: %*s%llx-%llx : %s\n", 2 * e->depth, "",
+		       (unsigned long long)e->start,
+		       (unsigned long long)e->end, e->name);
+		n++;
+	}
+	if (!n)
+		printf("iomem: none (no resource claims this range)\n");
+}
+
+static const char *ram_words(enum ram_state s)
+{
+	switch (s) {
+	case RAM_ALL:
+		return "yes (System RAM, managed by the kernel)";
+	case RAM_MIXED:
+		return "partly (the range mixes System RAM and other memory)";
+	default:
+		return "no";
+	}
+}
+
+static const char *predicted_cache(const struct options *o, enum ram_state s)
+{
+	if (o->cache != CACHE_AUTO)
+		return cache_names[o->cache];
+	if (s == RAM_ALL)
+		return "auto: wb (System RAM is always write-back)";
+	return "auto: as /dev/mem: write-back where the MTRRs say so (RAM "
+	       "hidden with memmap=), uncached (uc-) for MMIO";
+}
+
+static void print_helper(void)
+{
+	struct target t = { .path = PFNMAP_DEV };
+	const char *msg = NULL;
+
+	t.fd = open(PFNMAP_DEV, O_RDONLY | O_CLOEXEC);
+	if (t.fd < 0)
+		msg = errno == ENOENT ? "not loaded" : strerror(errno);
+	else if (ioctl(t.fd, PFNMAP_IOC_GET_INFO, &t.info) < 0)
+		msg = "does not answer GET_INFO";
+	if (msg)
+		printf("helper: %s: %s\n", PFNMAP_DEV, msg);
+	else
+		printf("helper: abi %u, phys-bits %u, pat %s, allow-ram %s\n",
+		       t.info.abi_version, t.info.phys_bits,
+		       t.info.flags & PFNMAP_INFO_PAT ? "on" : "off",
+		       t.info.policy & PFNMAP_POLICY_ALLOW_RAM ? "yes" : "no");
+	if (t.fd >= 0)
+		close(t.fd);
+}
+
+int cmd_info(const struct options *o, char **argv)
+{
+	unsigned int shift = 0;
+	struct pfn_span s;
+	struct region r;
+	struct iomem io;
+	enum ram_state ram = RAM_NONE;
+	bool known = false;
+	int ret = region_arg("info", argv[0], false, &r);
+
+	if (ret)
+		return ret;
+	while ((1L << shift) < sysconf(_SC_PAGESIZE))
+		shift++;
+	region_pfns(&r, shift, &s);
+	printf("region: 0x%llx-0x%llx\nsize: %llu\n",
+	       (unsigned long long)r.start,
+	       (unsigned long long)(r.start + (r.size - 1)),
+	       (unsigned long long)r.size);
+	printf("pfn: 0x%llx-0x%llx\npages: %llu\npage-size: %u\n"
+	       "page-offset: 0x%llx\n", (unsigned long long)s.first_pfn,
+	       (unsigned long long)s.last_pfn, (unsigned long long)s.pages,
+	       1U << shift, (unsigned long long)s.offset);
+	if (iomem_load(NULL, &io)) {
+		printf("iomem: unreadable (%s)\n", strerror(errno));
+	} else if (io.hidden) {
+		printf("iomem: unknown: /proc/iomem shows every address as 0 "
+		       "without root (CAP_SYS_ADMIN)\n");
+	} else {
+		print_owners(&io, &r);
+		ram = iomem_ram(&io, r.start, r.start + (r.size - 1));
+		known = true;
+	}
+	printf("ram: %s\n", known ? ram_words(ram) : "unknown");
+	printf("cache: %s\n", predicted_cache(o, ram));
+	if (!o->device)
+		print_helper();
+	iomem_free(&io);
+	return 0;
+}

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * pfnmap: map physical memory by page frame number through the pfnmap
+ * helper module (or any file whose offsets are physical addresses) and dump,
+ * fill, load, hexdump, read or write it.
+ */
+#include <argp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "region.h"
+
+const char *argp_program_version = "pfnmap " PFNMAP_VERSION;
+const char *argp_program_bug_address = "<https://github.com/pfnmap/pfnmap/issues>";
+
+const struct command commands[] = {
+	{ "dump", "REGION", 1, 1, false, cmd_dump },
+	{ "hexdump", "REGION", 1, 1, false, cmd_hexdump },
+	{ "fill", "REGION VALUE", 2, 2, true, cmd_fill },
+	{ "load", "REGION [FILE]", 1, 2, true, cmd_load },
+	{ "read", "ADDR", 1, 1, false, cmd_read },
+	{ "write", "ADDR VALUE", 2, 2, true, cmd_write },
+	{ "info", "REGION", 1, 1, false, cmd_info },
+	{ NULL, NULL, 0, 0, false, NULL },
+};
+
+enum { OPT_NO_LOAD = 256 };
+
+static const struct argp_option options[] = {
+	{ NULL, 0, NULL, 0, "Access:", 1 },
+	{ "width", 'w', "BITS", 0,
+	  "Access width: 8, 16, 32 (default) or 64; every access to an "
+	  "uncached or write-combined mapping is exactly this wide", 1 },
+	{ "cache", 'c', "TYPE", 0,
+	  "Cache type: auto (default, as /dev/mem), uc, wc or wb", 1 },
+	{ "force", 'f', NULL, 0,
+	  "Write binary data to a terminal", 1 },
+	{ "dry-run", 'n', NULL, 0,
+	  "Check everything and say what would be done; map nothing", 1 },
+	{ NULL, 0, NULL, 0, "Input and output:", 2 },
+	{ "output", 'o', "FILE", 0, "dump and hexdump write to FILE", 2 },
+	{ NULL, 0, NULL, 0, "Helper:", 3 },
+	{ "device", 'D', "PATH", 0,
+	  "Map through PATH, whose offsets are physical addresses (a regular "
+	  "file, /dev/mem); no helper needed", 3 },
+	{ "module", 'm', "PATH", 0,
+	  "Load the helper from this pfnmap.ko when /dev/pfnmap is missing", 3 },
+	{ "no-load", OPT_NO_LOAD, NULL, 0,
+	  "Never load the helper module", 3 },
+	{ NULL, 0, NULL, 0, "Messages:", 4 },
+	{ "verbose", 'v', NULL, 0,
+	  "Say what is mapped: PFNs, pages, cache types", 4 },
+	{ "quiet", 'q', NULL, 0, "No warnings, only errors", 4 },
+	{ NULL, 0, NULL, 0, NULL, 0 },
+};
+
+static const char doc[] =
+	"Map physical memory by page frame number and dump, fill, load, "
+	"hexdump, read or write it."
+	"\v"
+	"Commands:\n"
+	"  dump    REGION        raw bytes to stdout (or -o FILE)\n"
+	"  hexdump REGION        hex and ASCII like hexdump -C, physical "
+	"addresses\n"
+	"  fill    REGION VALUE  repeat VALUE (of --width) over REGION\n"
+	"  load    REGION [FILE] copy FILE or stdin into REGION, no more than "
+	"fits\n"
+	"  read    ADDR          one value of --width, printed as 0x%0Nx\n"
+	"  write   ADDR VALUE    store one value of --width\n"
+	"  info    REGION        PFNs, pages, owner in /proc/iomem, RAM or not, "
+	"cache type; maps nothing\n"
+	"\n"
+	"Regions: START+SIZE, START-END (END inclusive) or START. Numbers are "
+	"0x hex or decimal, with K, M, G, T (or KiB, MiB, GiB, TiB) for powers "
+	"of 1024: 0x180000000+4M, 0xfed00000-0xfed003ff, 4G+4K.\n"
+	"\n"
+	"Exit status: 0 success; 1 an input or output failed, or the input "
+	"was short; 2 the helper or the kernel refused the mapping; 3 "
+	"/dev/pfnmap or the --device could not be opened or the helper not "
+	"loaded; 4 a bus error or fault while touching the mapping; 64 a bad "
+	"command line.";
+
+struct parsed {
+	struct options o;
+	const struct command *cmd;
+	char **args;
+	int nargs;
+};
+
+static void usage_fail(const char *fmt, const char *arg)
+{
+	char line[512];
+
+	snprintf(line, sizeof(line), fmt, arg);
+	err("%s", line);
+	exit(EXIT_USAGE);
+}
+
+static enum cache_type parse_cache(const char *text)
+{
+	int i;
+
+	for (i = CACHE_AUTO; i <= CACHE_WB; i++)
+		if (!strcmp(text, cache_names[i]))
+			return i;
+	usage_fail("--cache=%s: the cache type is auto, uc, wc or wb", text);
+	return CACHE_AUTO;
+}
+
+static const struct command *find_command(const char *name)
+{
+	const struct command *c;
+
+	for (c = commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	usage_fail("unknown command '%s'; the commands are dump, hexdump, "
+		   "fill, load, read, write and info", name);
+	return NULL;
+}
+
+static void check_args(const struct parsed *p)
+{
+	const struct command *c = p->cmd;
+	char line[256];
+
+	if (p->nargs >= c->min_args && p->nargs <= c->max_args)
+		return;
+	snprintf(line, sizeof(line), "%s: %s arguments; usage: pfnmap %s %s",
+		 c->name, p->nargs < c->min_args ? "missing" : "too many",
+		 c->name, c->args);
+	err("%s", line);
+	exit(EXIT_USAGE);
+}
+
+static int parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct parsed *p = state->input;
+	char msg[REGION_ERR_MAX];
+
+	switch (key) {
+	case 'w':
+		if (parse_width(arg, &p->o.width, msg, sizeof(msg)))
+			usage_fail("%s", msg);
+		p->o.width_set = true;
+		break;
+	case 'c':
+		p->o.cache = parse_cache(arg);
+		break;
+	case 'o':
+		p->o.output = arg;
+		break;
+	case 'D':
+		p->o.device = arg;
+		break;
+	case 'm':
+		p->o.module = arg;
+		break;
+	case OPT_NO_LOAD:
+		p->o.no_load = true;
+		break;
+	case 'n':
+		p->o.dry_run = true;
+		break;
+	case 'f':
+		p->o.force = true;
+		break;
+	case 'v':
+		p->o.verbose++;
+		break;
+	case 'q':
+		p->o.quiet = true;
+		break;
+	case ARGP_KEY_ARG:
+		p->cmd = find_command(arg);
+		p->args = &state->argv[state->next];
+		p->nargs = state->argc - state->next;
+		state->next = state->argc;
+		break;
+	case ARGP_KEY_NO_ARGS:
+		usage_fail("%s", "no command given; try pfnmap --help");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp argp = {
+	options, parse_opt, "COMMAND ARGS...", doc, NULL, NULL, NULL
+};
+
+int main(int argc, char **argv)
+{
+	struct parsed p = { .o = { .width = 4, .cache = CACHE_AUTO } };
+	int r;
+
+	argv[0] = (char *)"pfnmap";	/* messages name the program, not its path */
+	argp_parse(&argp, argc, argv, 0, NULL, &p);
+	check_args(&p);
+	if (p.o.module && p.o.no_load)
+		usage_fail("%s", "--module and --no-load contradict each other");
+	if (p.o.device && p.o.module)
+		usage_fail("%s", "--device maps without the helper; --module "
+			   "has no use with it");
+	if (p.o.output && strcmp(p.cmd->name, "dump") &&
+	    strcmp(p.cmd->name, "hexdump"))
+		usage_fail("-o is for dump and hexdump, not %s", p.cmd->name);
+	/* a reader that goes away ends us quietly, by EPIPE */
+	signal(SIGPIPE, SIG_IGN);
+	r = p.cmd->run(&p.o, p.args);
+	if (fflush(stdout) && !r) {
+		err("writing standard output: %m");
+		r = EXIT_FAIL;
+	}
+	return r;
+}

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Output that survives short writes and ends quietly when the reader goes */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "out.h"
+#include "pfnmap.h"
+
+int output_open(struct output *out, const char *path, bool binary, bool force)
+{
+	out->done = 0;
+	if (!path || !strcmp(path, "-")) {
+		out->fd = STDOUT_FILENO;
+		out->name = "standard output";
+		if (binary && !force && isatty(out->fd)) {
+			err("refusing to write binary data to a terminal; "
+			    "redirect it, give -o FILE, or --force");
+			return EXIT_USAGE;
+		}
+		return 0;
+	}
+	out->name = path;
+	out->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (out->fd < 0) {
+		err("cannot create %s: %s", path, strerror(errno));
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
+int output_close(struct output *out)
+{
+	if (out->fd == STDOUT_FILENO)
+		return 0;
+	if (close(out->fd)) {
+		err("%s: %s", out->name, strerror(errno));
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
+int out_write(struct output *out, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(out->fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EPIPE)
+			return OUT_CLOSED;
+		if (n < 0 && errno == EFAULT)
+			return OUT_EFAULT;
+		if (n <= 0) {
+			err("writing %s: %s", out->name,
+			    n ? strerror(errno) : "no progress");
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+		out->done += (size_t)n;
+	}
+	return 0;
+}
+
+ssize_t read_full(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = read(fd, p + got, len - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (!n)
+			break;
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Writing to the output and reading the input, whole or not at all */
+#ifndef PFNMAP_OUT_H
+#define PFNMAP_OUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Returned by out_write when the reader went away (a closed pipe) */
+#define OUT_CLOSED	(-2)
+/* Returned by out_write when the kernel could not read the source buffer */
+#define OUT_EFAULT	(-3)
+
+struct output {
+	int fd;
+	const char *name;
+	size_t done;		/* bytes written so far */
+};
+
+/* Opens -o FILE, or stdout; refuses a terminal for binary unless forced */
+int output_open(struct output *out, const char *path, bool binary, bool force);
+int output_close(struct output *out);
+
+/* 0; OUT_CLOSED; OUT_EFAULT (out->done tells where); -1 after a message */
+int out_write(struct output *out, const void *buf, size_t len);
+
+/* Reads until len bytes or end of input; returns the count or -1 */
+ssize_t read_full(int fd, void *buf, size_t len);
+
+#endif

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * pfnmap: what the command files share: options, regions, exit codes.
+ */
+#ifndef PFNMAP_H
+#define PFNMAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Exit status; documented in --help, README and pfnmap(8) */
+enum pfnmap_exit {
+	EXIT_OK = 0,
+	EXIT_FAIL = 1,		/* I/O on input or output failed, short input */
+	EXIT_REFUSED = 2,	/* the helper or kernel refused the mapping */
+	EXIT_NOHELPER = 3,	/* /dev/pfnmap missing and the module not loadable */
+	EXIT_FAULT = 4,		/* bus error or fault touching the mapping */
+	EXIT_USAGE = 64,	/* bad command line (argp's own code) */
+};
+
+enum cache_type {
+	CACHE_AUTO,
+	CACHE_UC,
+	CACHE_WC,
+	CACHE_WB,
+};
+
+struct options {
+	unsigned int width;		/* access width in bytes: 1, 2, 4, 8 */
+	bool width_set;
+	enum cache_type cache;
+	const char *output;
+	const char *device;
+	const char *module;
+	bool no_load;
+	bool dry_run;
+	bool force;
+	int verbose;
+	bool quiet;
+};
+
+/* A physical range, size > 0, start + size - 1 does not wrap */
+struct region {
+	uint64_t start;
+	uint64_t size;
+	bool has_size;		/* the text gave a size or an end */
+	const char *text;	/* as the user wrote it, for messages */
+};
+
+extern const char *cache_names[];
+
+/* Messages: one line, "pfnmap: " first */
+void err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void note(const struct options *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif
