@@ -138,7 +138,7 @@ static int window_map(struct target *t, uint64_t phys, size_t len,
 	w->len = len;
 	w->map_phys = phys & ~mask;
 	w->maplen = (size_t)(((phys + (len - 1)) | mask) - w->map_phys + 1);
-	w->base = mmap(NULL, w->maplen, prot, MAP_SHARED, t->fd,
+	w->base = mmap(NULL, w->maplen, prot, MAP_SHARED | MAP_POPULATE, t->fd,
 		       (off_t)w->map_phys);
 	if (w->base == MAP_FAILED)
 		return explain_mmap_error(t, errno, w->map_phys, w->maplen);
