@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libkmod.h>
+#include <linux/capability.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -60,6 +61,53 @@ static const char *kernel_release(void)
 	return uname(&u) ? "?" : u.release;
 }
 
+/* CAP_SYS_MODULE in the effective set; root may lack it (containers) */
+static bool may_load_modules(void)
+{
+	unsigned long long caps = 0;
+	bool found = false;
+	char line[128];
+	FILE *f = fopen("/proc/self/status", "re");
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "CapEff: %llx", &caps) == 1;
+	if (f)
+		fclose(f);
+	if (!found)
+		return geteuid() == 0;
+	return caps & (1ULL << CAP_SYS_MODULE);
+}
+
+static bool modules_disabled(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/modules_disabled", "re");
+	int c = f ? fgetc(f) : EOF;
+
+	if (f)
+		fclose(f);
+	return c == '1';
+}
+
+/* In the order the kernel checks: capability, modules_disabled, lockdown */
+static void explain_eperm(const char *what)
+{
+	const char *lock = lockdown_state();
+
+	if (!may_load_modules())
+		err("cannot load %s: loading modules needs root "
+		    "(CAP_SYS_MODULE); try sudo", what);
+	else if (modules_disabled())
+		err("cannot load %s: module loading is disabled until the next "
+		    "boot (kernel.modules_disabled=1)", what);
+	else if (lock)
+		err("cannot load %s: the kernel is locked down (%s) and refuses "
+		    "modules without a trusted signature; sign the module with a "
+		    "key the kernel trusts (see DKMS, mokutil)", what, lock);
+	else
+		err("cannot load %s: the kernel refuses it (a security module "
+		    "or policy; see dmesg)", what);
+}
+
 static int explain_load_error(const char *what, int errnum)
 {
 	switch (errnum) {
@@ -68,15 +116,7 @@ static int explain_load_error(const char *what, int errnum)
 		    "(CONFIG_MODULES is off); use --device=/dev/mem", what);
 		break;
 	case EPERM:
-		if (lockdown_state() || geteuid() == 0)
-			err("cannot load %s: the kernel refuses: it is locked down "
-			    "and wants signed modules, or module loading is "
-			    "disabled (kernel.modules_disabled); sign the module "
-			    "with a key the kernel trusts (see DKMS, mokutil)",
-			    what);
-		else
-			err("cannot load %s: loading modules needs root "
-			    "(CAP_SYS_MODULE); try sudo", what);
+		explain_eperm(what);
 		break;
 	case EKEYREJECTED:
 	case ENOKEY:
@@ -150,8 +190,10 @@ int helper_load(const char *path, const struct options *o)
 	}
 	if (path) {
 		r = kmod_module_new_from_path(ctx, path, &mod);
-		if (r < 0)
-			r = explain_load_error(path, -r);
+		if (r < 0) {
+			err("cannot load %s: %s", path, strerror(-r));
+			r = EXIT_NOHELPER;
+		}
 	} else {
 		r = lookup(ctx, &mod);
 	}
@@ -177,6 +219,23 @@ static int open_after_load(int flags)
 	return fd;
 }
 
+/* /dev/pfnmap is missing: load the helper, then wait for the node */
+static int load_and_open(struct target *t, const struct options *o, int flags)
+{
+	int r = helper_load(o->module, o);
+
+	if (r)
+		return r;
+	errno = ENOENT;
+	t->fd = open_after_load(flags);
+	if (t->fd < 0 && errno == ENOENT) {
+		err("the helper module is loaded but %s did not appear; "
+		    "is devtmpfs mounted on /dev? (see dmesg)", PFNMAP_DEV);
+		return EXIT_NOHELPER;
+	}
+	return 0;
+}
+
 static int open_helper(struct target *t, const struct options *o, int flags)
 {
 	int r;
@@ -184,11 +243,9 @@ static int open_helper(struct target *t, const struct options *o, int flags)
 	t->path = PFNMAP_DEV;
 	t->fd = open(PFNMAP_DEV, flags);
 	if (t->fd < 0 && errno == ENOENT && !o->no_load) {
-		r = helper_load(o->module, o);
+		r = load_and_open(t, o, flags);
 		if (r)
 			return r;
-		errno = ENOENT;
-		t->fd = open_after_load(flags);
 	} else if (t->fd < 0 && errno == ENOENT) {
 		err("%s does not exist and --no-load forbids loading the helper; "
 		    "load it (modprobe pfnmap) or drop --no-load", PFNMAP_DEV);
