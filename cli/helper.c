@@ -347,7 +347,9 @@ static const char *mmap_rule(int errnum)
 		       "existing mapping or the MTRRs decide); use the type "
 		       "`pfnmap info` shows, or --cache=auto";
 	case EAGAIN:
-		return "remap_pfn_range() failed; see dmesg (x86/PAT)";
+		return "remap_pfn_range() failed, usually because x86 PAT found "
+		       "a mapping of the range with a conflicting cache type "
+		       "(see dmesg); use --cache=auto or that mapping's type";
 	default:
 		return NULL;
 	}

@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pfnmap: map physical address ranges into user space through /dev/pfnmap.
+ *
+ * mmap(2) with offset = physical address maps that range with
+ * remap_pfn_range(); vma->vm_pgoff is the page frame number.  The checks
+ * follow mmap_mem() in drivers/char/mem.c, in the same order, with one errno
+ * per rule (see uapi/pfnmap.h), a cache type chosen per open file, and a
+ * check of the cache type the kernel (x86 PAT and MTRRs) really applied.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/capability.h>
+#include <linux/fs.h>
+#include <linux/ioport.h>
+#include <linux/miscdevice.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/security.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#ifdef CONFIG_X86
+#include <asm/memtype.h>
+#include <asm/processor.h>
+#endif
+
+#include "compat.h"
+#include "uapi/pfnmap.h"
+
+static bool allow_ram;
+module_param(allow_ram, bool, 0644);
+MODULE_PARM_DESC(allow_ram,
+		 "Allow mapping System RAM that the kernel manages, write-back only (default: no)");
+
+/* Per open file */
+struct pfnmap_file {
+	struct mutex lock;	/* protects the fields below */
+	u32 cache;		/* requested: enum pfnmap_cache */
+	u32 applied;		/* applied by the kernel to the last mmap() */
+	bool mapped;		/* an mmap() on this file has succeeded */
+};
+
+static unsigned int pfnmap_phys_bits(void)
+{
+#ifdef CONFIG_X86
+	return boot_cpu_data.x86_phys_bits;
+#elif defined(MAX_PHYSMEM_BITS)
+	return MAX_PHYSMEM_BITS;
+#else
+	return BITS_PER_BYTE * sizeof(phys_addr_t);
+#endif
+}
+
+static bool pfnmap_wc_supported(void)
+{
+#ifdef CONFIG_X86
+	return pat_enabled();
+#else
+	return true;
+#endif
+}
+
+/* The cache type that page protection bits stand for */
+static u32 pfnmap_prot_cache(pgprot_t prot)
+{
+#ifdef CONFIG_X86
+	pgprotval_t bits = pgprot_val(prot) & _PAGE_CACHE_MASK;
+
+	if (bits == cachemode2protval(_PAGE_CACHE_MODE_WB))
+		return PFNMAP_CACHE_WB;
+	if (bits == cachemode2protval(_PAGE_CACHE_MODE_UC_MINUS) ||
+	    bits == cachemode2protval(_PAGE_CACHE_MODE_UC))
+		return PFNMAP_CACHE_UC;
+	if (bits == cachemode2protval(_PAGE_CACHE_MODE_WC))
+		return PFNMAP_CACHE_WC;
+	if (bits == cachemode2protval(_PAGE_CACHE_MODE_WT))
+		return PFNMAP_CACHE_WT;
+	if (bits == cachemode2protval(_PAGE_CACHE_MODE_WP))
+		return PFNMAP_CACHE_WP;
+#endif
+	return PFNMAP_CACHE_UNKNOWN;
+}
+
+/* Offset, wrap-around and physical address width, as mmap_mem() checks */
+static int pfnmap_check_range(struct vm_area_struct *vma, phys_addr_t start,
+			      size_t size)
+{
+	unsigned int bits = pfnmap_phys_bits();
+	phys_addr_t last;
+
+	if (start >> PAGE_SHIFT != vma->vm_pgoff)
+		return -EOVERFLOW;
+	last = start + (phys_addr_t)size - 1;
+	if (last < start)
+		return -EOVERFLOW;
+	if (bits < BITS_PER_BYTE * sizeof(phys_addr_t) && (last >> bits))
+		return -ERANGE;
+	return 0;
+}
+
+/* Shared only, never executable, not inherited across fork() */
+static int pfnmap_check_flags(struct vm_area_struct *vma)
+{
+	if (!(vma->vm_flags & VM_MAYSHARE))
+		return -EINVAL;
+	if (vma->vm_flags & VM_EXEC)
+		return -EACCES;
+	pfnmap_vm_flags_clear(vma, VM_MAYEXEC);
+	pfnmap_vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
+	return 0;
+}
+
+/*
+ * System RAM policy.  Cache types other than write-back on RAM are refused
+ * here, before remap_pfn_range(), so that PAT has nothing to complain about.
+ */
+static int pfnmap_check_policy(phys_addr_t start, size_t size, u32 cache,
+			       bool *ram)
+{
+	int ret;
+
+	ret = region_intersects(start, size, IORESOURCE_SYSTEM_RAM,
+				IORES_DESC_NONE);
+	if (ret == REGION_DISJOINT) {
+		*ram = false;
+		return 0;
+	}
+	if (ret != REGION_INTERSECTS)
+		return -EXDEV;
+	if (!READ_ONCE(allow_ram))
+		return -EPERM;
+	if (cache != PFNMAP_CACHE_AUTO && cache != PFNMAP_CACHE_WB)
+		return -EOPNOTSUPP;
+	*ram = true;
+	return 0;
+}
+
+/*
+ * Auto leaves the protection write-back and lets PAT/MTRR lower it in
+ * remap_pfn_range(), as /dev/mem does (O_DSYNC asks for uncached there).
+ */
+static int pfnmap_set_prot(struct file *file, struct vm_area_struct *vma,
+			   u32 cache, bool ram)
+{
+	pgprot_t prot = vma->vm_page_prot;
+
+	switch (cache) {
+	case PFNMAP_CACHE_AUTO:
+		if (!ram && (file->f_flags & O_DSYNC))
+			prot = pgprot_noncached(prot);
+		break;
+	case PFNMAP_CACHE_UC:
+		prot = pgprot_noncached(prot);
+		break;
+	case PFNMAP_CACHE_WC:
+		if (!pfnmap_wc_supported())
+			return -EOPNOTSUPP;
+		prot = pgprot_writecombine(prot);
+		break;
+	case PFNMAP_CACHE_WB:
+		break;
+	default:
+		return -EINVAL;
+	}
+	vma->vm_page_prot = prot;
+	return 0;
+}
+
+/* The cache type the kernel applied to the new mapping */
+static u32 pfnmap_applied_cache(struct vm_area_struct *vma, u32 cache)
+{
+#ifdef CONFIG_X86
+	pgprot_t prot;
+
+	if (pfnmap_pte_prot(vma, vma->vm_start, &prot))
+		return PFNMAP_CACHE_UNKNOWN;
+	return pfnmap_prot_cache(prot);
+#else
+	return cache == PFNMAP_CACHE_AUTO ? PFNMAP_CACHE_UNKNOWN : cache;
+#endif
+}
+
+/*
+ * Record what the kernel applied; refuse a mapping that is not what was
+ * explicitly asked for.  The mmap core then unmaps the range and drops its
+ * PAT reservation (unmap_region() -> untrack_pfn()).
+ */
+static int pfnmap_check_applied(struct pfnmap_file *pf,
+				struct vm_area_struct *vma, u32 cache)
+{
+	u32 applied = pfnmap_applied_cache(vma, cache);
+	bool ok = cache == PFNMAP_CACHE_AUTO ||
+		  applied == PFNMAP_CACHE_UNKNOWN || applied == cache;
+
+	mutex_lock(&pf->lock);
+	pf->applied = applied;
+	if (ok)
+		pf->mapped = true;
+	mutex_unlock(&pf->lock);
+	return ok ? 0 : -EBUSY;
+}
+
+static int pfnmap_may_split(struct vm_area_struct *vma, unsigned long addr)
+{
+	return -EINVAL;
+}
+
+static const struct vm_operations_struct pfnmap_vm_ops = {
+	.may_split = pfnmap_may_split,
+#ifdef CONFIG_HAVE_IOREMAP_PROT
+	.access = generic_access_phys,
+#endif
+};
+
+static int pfnmap_remap(struct vm_area_struct *vma, size_t size, bool ram)
+{
+	int ret;
+
+	if (ram)
+		ret = remap_pfn_range(vma, vma->vm_start, vma->vm_pgoff, size,
+				      vma->vm_page_prot);
+	else
+		ret = io_remap_pfn_range(vma, vma->vm_start, vma->vm_pgoff,
+					 size, vma->vm_page_prot);
+	return ret ? -EAGAIN : 0;
+}
+
+static int pfnmap_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct pfnmap_file *pf = file->private_data;
+	size_t size = vma->vm_end - vma->vm_start;
+	phys_addr_t start = (phys_addr_t)vma->vm_pgoff << PAGE_SHIFT;
+	u32 cache;
+	bool ram;
+	int ret;
+
+	mutex_lock(&pf->lock);
+	cache = pf->cache;
+	mutex_unlock(&pf->lock);
+
+	ret = pfnmap_check_range(vma, start, size);
+	if (ret)
+		return ret;
+	ret = pfnmap_check_flags(vma);
+	if (ret)
+		return ret;
+	ret = pfnmap_check_policy(start, size, cache, &ram);
+	if (ret)
+		return ret;
+	ret = pfnmap_set_prot(file, vma, cache, ram);
+	if (ret)
+		return ret;
+
+	vma->vm_ops = &pfnmap_vm_ops;
+	ret = pfnmap_remap(vma, size, ram);
+	if (ret)
+		return ret;
+	return pfnmap_check_applied(pf, vma, cache);
+}
+
+static int pfnmap_get_info(struct pfnmap_file *pf, void __user *argp)
+{
+	struct pfnmap_info info = {
+		.size = sizeof(info),
+		.abi_version = PFNMAP_ABI_VERSION,
+		.phys_bits = pfnmap_phys_bits(),
+		.page_shift = PAGE_SHIFT,
+	};
+
+	if (READ_ONCE(allow_ram))
+		info.policy |= PFNMAP_POLICY_ALLOW_RAM;
+#ifdef CONFIG_X86
+	if (pat_enabled())
+		info.flags |= PFNMAP_INFO_PAT;
+#endif
+	mutex_lock(&pf->lock);
+	info.cache = pf->cache;
+	info.applied_cache = pf->applied;
+	if (pf->mapped)
+		info.flags |= PFNMAP_INFO_MAPPED;
+	mutex_unlock(&pf->lock);
+
+	if (copy_to_user(argp, &info, sizeof(info)))
+		return -EFAULT;
+	return 0;
+}
+
+static int pfnmap_set_cache(struct pfnmap_file *pf, u32 __user *argp)
+{
+	u32 cache;
+
+	if (get_user(cache, argp))
+		return -EFAULT;
+	switch (cache) {
+	case PFNMAP_CACHE_AUTO:
+	case PFNMAP_CACHE_UC:
+	case PFNMAP_CACHE_WB:
+		break;
+	case PFNMAP_CACHE_WC:
+		if (!pfnmap_wc_supported())
+			return -EOPNOTSUPP;
+		break;
+	default:
+		return -EINVAL;
+	}
+	mutex_lock(&pf->lock);
+	pf->cache = cache;
+	mutex_unlock(&pf->lock);
+	return 0;
+}
+
+static long pfnmap_ioctl(struct file *file, unsigned int cmd,
+			 unsigned long arg)
+{
+	struct pfnmap_file *pf = file->private_data;
+	void __user *argp = (void __user *)arg;
+
+	switch (cmd) {
+	case PFNMAP_IOC_GET_INFO:
+		return pfnmap_get_info(pf, argp);
+	case PFNMAP_IOC_SET_CACHE:
+		return pfnmap_set_cache(pf, argp);
+	default:
+		return -ENOTTY;
+	}
+}
+
+static int pfnmap_open(struct inode *inode, struct file *file)
+{
+	struct pfnmap_file *pf;
+	int ret;
+
+	if (!capable(CAP_SYS_RAWIO))
+		return -EPERM;
+	ret = security_locked_down(LOCKDOWN_DEV_MEM);
+	if (ret)
+		return ret;
+
+	pf = kzalloc(sizeof(*pf), GFP_KERNEL);
+	if (!pf)
+		return -ENOMEM;
+	mutex_init(&pf->lock);
+	pf->cache = PFNMAP_CACHE_AUTO;
+	pf->applied = PFNMAP_CACHE_UNKNOWN;
+	file->private_data = pf;
+	pfnmap_set_unsigned_offset(file);
+	return 0;
+}
+
+static int pfnmap_release(struct inode *inode, struct file *file)
+{
+	struct pfnmap_file *pf = file->private_data;
+
+	mutex_destroy(&pf->lock);
+	kfree(pf);
+	return 0;
+}
+
+static const struct file_operations pfnmap_fops = {
+	.owner = THIS_MODULE,
+	.open = pfnmap_open,
+	.release = pfnmap_release,
+	.mmap = pfnmap_mmap,
+	.unlocked_ioctl = pfnmap_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+#ifdef FOP_UNSIGNED_OFFSET	/* see pfnmap_set_unsigned_offset() */
+	.fop_flags = FOP_UNSIGNED_OFFSET,
+#endif
+};
+
+static struct miscdevice pfnmap_misc = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = PFNMAP_DEVICE_NAME,
+	.fops = &pfnmap_fops,
+	.mode = 0600,
+};
+
+module_misc_device(pfnmap_misc);
+
+MODULE_DESCRIPTION("Map physical address ranges (PFNs) into user space");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,645 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Guest side of the pfnmap VM smoke test: exercises /dev/pfnmap and prints
+ * one "PASS: ..." or "FAIL: ..." line per check and "INFO: ..." facts.
+ * Built static (and -m32 -D_FILE_OFFSET_BITS=64 for the 686-pae guest).
+ *
+ *   smoke run EDU_BAR0 IVSHMEM_BAR2   all checks (addresses 0 = absent)
+ *   smoke hold                        map the hidden memory, close the fd,
+ *                                     print HOLD-READY and sleep
+ *
+ * Guest layout (see run.sh): memmap=4M$0x180000000 hides 4 MiB of RAM,
+ * QEMU's edu device (BAR0 register 0 = 0x010000ed, register 4 = liveness)
+ * and an ivshmem-plain device whose BAR2 is a host file.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <linux/capability.h>
+
+#include "pfnmap.h"
+
+#define DEV		"/dev/pfnmap"
+#define HIDDEN		0x180000000ULL
+#define HIDDEN_SIZE	(4UL << 20)
+#define LOW_RAM		0x100000ULL	/* System RAM on every PC guest */
+#define RAM_BELOW_HIDDEN (HIDDEN - 0x1000)	/* with -m 7G: RAM page */
+#define PG		4096UL
+#define ALLOW_RAM	"/sys/module/pfnmap/parameters/allow_ram"
+#define IVSHMEM_MARK	"pfnmap-smoke-ivshmem"
+
+static int failures;
+
+static void report(const char *tag, const char *fmt, va_list ap)
+{
+	printf("%s: ", tag);
+	vprintf(fmt, ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+static void pass(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("PASS", fmt, ap);
+	va_end(ap);
+}
+
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	failures++;
+	va_start(ap, fmt);
+	report("FAIL", fmt, ap);
+	va_end(ap);
+}
+
+static void info(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("INFO", fmt, ap);
+	va_end(ap);
+}
+
+static void check(int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!ok)
+		failures++;
+	va_start(ap, fmt);
+	report(ok ? "PASS" : "FAIL", fmt, ap);
+	va_end(ap);
+}
+
+static const char *cache_name(unsigned int c)
+{
+	static const char *const n[] = { "auto", "uc", "wc", "wb", "wt", "wp" };
+
+	if (c < sizeof(n) / sizeof(n[0]))
+		return n[c];
+	return c == PFNMAP_CACHE_UNKNOWN ? "unknown" : "invalid";
+}
+
+static const char *err_name(int e)
+{
+	switch (e) {
+	case 0: return "success";
+	case EINVAL: return "EINVAL";
+	case EACCES: return "EACCES";
+	case EOVERFLOW: return "EOVERFLOW";
+	case ERANGE: return "ERANGE";
+	case EPERM: return "EPERM";
+	case EXDEV: return "EXDEV";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case EBUSY: return "EBUSY";
+	case EAGAIN: return "EAGAIN";
+	case ENOTTY: return "ENOTTY";
+	default: return strerror(e);
+	}
+}
+
+static int dev_open(int flags)
+{
+	int fd = open(DEV, flags);
+
+	if (fd < 0) {
+		fail("open %s: %s", DEV, strerror(errno));
+		exit(1);
+	}
+	return fd;
+}
+
+static int get_info(int fd, struct pfnmap_info *pi)
+{
+	memset(pi, 0xff, sizeof(*pi));
+	return ioctl(fd, PFNMAP_IOC_GET_INFO, pi);
+}
+
+static int set_cache(int fd, unsigned int cache)
+{
+	__u32 c = cache;
+
+	return ioctl(fd, PFNMAP_IOC_SET_CACHE, &c) ? errno : 0;
+}
+
+static unsigned int applied(int fd)
+{
+	struct pfnmap_info pi;
+
+	if (get_info(fd, &pi))
+		return 99;
+	return pi.applied_cache;
+}
+
+/* mmap at a physical address; returns the mapping or NULL with *err set */
+static void *pmap(int fd, uint64_t phys, size_t len, int prot, int flags,
+		  int *err)
+{
+	void *p = mmap(NULL, len, prot, flags, fd, (off_t)phys);
+
+	if (p == MAP_FAILED) {
+		*err = errno;
+		return NULL;
+	}
+	*err = 0;
+	return p;
+}
+
+static void expect_map_err(const char *what, int fd, uint64_t phys,
+			   size_t len, int prot, int flags, int want)
+{
+	int err;
+	void *p = pmap(fd, phys, len, prot, flags, &err);
+
+	if (p)
+		munmap(p, len);
+	check(err == want, "%s: mmap 0x%" PRIx64 "+0x%zx -> %s (want %s)",
+	      what, phys, len, err_name(err), err_name(want));
+}
+
+static uint32_t rd32(volatile void *p, size_t off)
+{
+	return *(volatile uint32_t *)((volatile char *)p + off);
+}
+
+static void wr32(volatile void *p, size_t off, uint32_t v)
+{
+	*(volatile uint32_t *)((volatile char *)p + off) = v;
+}
+
+/* busybox devmem as an independent oracle through /dev/mem */
+static int devmem(uint64_t phys, const char *val, uint32_t *out)
+{
+	char cmd[128], buf[64];
+	FILE *f;
+	int ok;
+
+	snprintf(cmd, sizeof(cmd), "devmem 0x%" PRIx64 " 32 %s", phys,
+		 val ? val : "");
+	f = popen(cmd, "r");
+	if (!f)
+		return -1;
+	ok = fgets(buf, sizeof(buf), f) != NULL;
+	if (pclose(f) != 0)
+		return -1;
+	if (out) {
+		if (!ok)
+			return -1;
+		*out = (uint32_t)strtoul(buf, NULL, 0);
+	}
+	return 0;
+}
+
+static void test_node(void)
+{
+	struct stat st;
+
+	if (stat(DEV, &st)) {
+		fail("stat %s: %s", DEV, strerror(errno));
+		return;
+	}
+	check(S_ISCHR(st.st_mode) && (st.st_mode & 07777) == 0600,
+	      "%s is a character device with mode %04o (want 0600)", DEV,
+	      (unsigned int)(st.st_mode & 07777));
+}
+
+static void test_info(int fd, struct pfnmap_info *pi)
+{
+	if (get_info(fd, pi)) {
+		fail("GET_INFO: %s", strerror(errno));
+		return;
+	}
+	info("GET_INFO size=%u abi=%u policy=%#x flags=%#x phys_bits=%u page_shift=%u cache=%s applied=%s",
+	     pi->size, pi->abi_version, pi->policy, pi->flags, pi->phys_bits,
+	     pi->page_shift, cache_name(pi->cache),
+	     cache_name(pi->applied_cache));
+	check(pi->size == sizeof(*pi) && pi->abi_version == PFNMAP_ABI_VERSION,
+	      "GET_INFO size %u abi %u", pi->size, pi->abi_version);
+	check(pi->page_shift == 12 && pi->phys_bits >= 32 &&
+	      pi->phys_bits <= 52, "GET_INFO page_shift %u phys_bits %u",
+	      pi->page_shift, pi->phys_bits);
+	check(pi->policy == 0, "GET_INFO policy %#x (allow_ram off)",
+	      pi->policy);
+	check(pi->flags == PFNMAP_INFO_PAT,
+	      "GET_INFO flags %#x (PAT, not MAPPED)", pi->flags);
+	check(pi->cache == PFNMAP_CACHE_AUTO &&
+	      pi->applied_cache == PFNMAP_CACHE_UNKNOWN,
+	      "GET_INFO cache %s applied %s before any mmap",
+	      cache_name(pi->cache), cache_name(pi->applied_cache));
+	check(!pi->reserved[0] && !pi->reserved[1] && !pi->reserved[2] &&
+	      !pi->reserved[3], "GET_INFO reserved fields zero");
+	check(ioctl(fd, _IO(PFNMAP_IOC_MAGIC, 7)) < 0 && errno == ENOTTY,
+	      "unknown ioctl -> ENOTTY");
+}
+
+static void test_hidden_rw(int fd)
+{
+	struct pfnmap_info pi;
+	size_t i, bad = 0;
+	uint8_t *p;
+	int err;
+
+	p = pmap(fd, HIDDEN, HIDDEN_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 &err);
+	if (!p) {
+		fail("map hidden 0x%llx+4M: %s", HIDDEN, err_name(err));
+		return;
+	}
+	pass("map hidden 0x%llx+4M read/write (auto)", HIDDEN);
+	for (i = 0; i < HIDDEN_SIZE; i += 4)
+		wr32(p, i, (uint32_t)(i * 2654435761u) ^ 0x5a5a5a5a);
+	for (i = 0; i < HIDDEN_SIZE; i += 4)
+		bad += rd32(p, i) != ((uint32_t)(i * 2654435761u) ^ 0x5a5a5a5a);
+	check(!bad, "hidden memory pattern write/read back (%zu bad words)",
+	      bad);
+
+	err = get_info(fd, &pi);
+	check(!err && (pi.flags & PFNMAP_INFO_MAPPED),
+	      "GET_INFO flags MAPPED after mmap (flags %#x)", pi.flags);
+	info("hidden auto applied=%s", cache_name(pi.applied_cache));
+	check(pi.applied_cache == PFNMAP_CACHE_WB,
+	      "hidden memory in auto mode gets wb (MTRR write-back there)");
+
+	err = munmap(p + PG, PG) ? errno : 0;
+	check(err == EINVAL, "partial munmap -> %s (want EINVAL)",
+	      err_name(err));
+	err = mprotect(p, PG, PROT_READ) ? errno : 0;
+	check(err == EINVAL, "partial mprotect -> %s (want EINVAL)",
+	      err_name(err));
+	err = mprotect(p, HIDDEN_SIZE, PROT_READ | PROT_EXEC) ? errno : 0;
+	check(err == EACCES, "mprotect PROT_EXEC -> %s (want EACCES)",
+	      err_name(err));
+	err = munmap(p, HIDDEN_SIZE) ? errno : 0;
+	check(!err, "munmap whole mapping -> %s", err_name(err));
+}
+
+static int kernel_64bit(void)
+{
+	struct utsname u;
+
+	return !uname(&u) && !strcmp(u.machine, "x86_64");
+}
+
+/*
+ * busybox devmem opens /dev/mem with O_SYNC, which /dev/mem maps uncached
+ * (UC-); the pfnmap mapping must use the same type (PAT refuses aliases).
+ */
+static void test_devmem(int fd)
+{
+	uint32_t v = 0;
+	void *p;
+	int err;
+
+	if (!kernel_64bit()) {
+		/*
+		 * x86 devmem_is_allowed() tests iomem_is_exclusive(pagenr <<
+		 * PAGE_SHIFT) in unsigned long: on a 32-bit kernel 0x180000000
+		 * aliases 0x80000000 (System RAM) and /dev/mem says EPERM.
+		 */
+		printf("SKIP: devmem oracle above 4 GiB on a 32-bit kernel\n");
+		return;
+	}
+	set_cache(fd, PFNMAP_CACHE_UC);
+	p = pmap(fd, HIDDEN, HIDDEN_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 &err);
+	set_cache(fd, PFNMAP_CACHE_AUTO);
+	if (!p) {
+		fail("map hidden uc for devmem: %s", err_name(err));
+		return;
+	}
+	wr32(p, 0x100, 0xc0ffee01);
+	err = devmem(HIDDEN + 0x100, NULL, &v);
+	check(!err && v == 0xc0ffee01,
+	      "devmem reads what the mapping wrote (0x%08x)", v);
+	/*
+	 * Not near the end of a page: busybox 1.35 devmem adds the width in
+	 * bits to the page offset and would map the next page (System RAM).
+	 */
+	devmem(HIDDEN + 0x3ff010, "0x600dcafe", NULL);
+	v = rd32(p, 0x3ff010);
+	check(v == 0x600dcafe, "mapping reads what devmem wrote (0x%08x)", v);
+	munmap(p, HIDDEN_SIZE);
+}
+
+static void test_errnos(int fd, const struct pfnmap_info *pi)
+{
+	int rw = PROT_READ | PROT_WRITE;
+
+	expect_map_err("MAP_PRIVATE", fd, HIDDEN, PG, rw, MAP_PRIVATE, EINVAL);
+	expect_map_err("PROT_EXEC", fd, HIDDEN, PG, PROT_READ | PROT_EXEC,
+		       MAP_SHARED, EACCES);
+	expect_map_err("System RAM", fd, LOW_RAM, PG, rw, MAP_SHARED, EPERM);
+	expect_map_err("RAM + reserved (0x9f000)", fd, 0x9f000, PG, rw,
+		       MAP_SHARED, EXDEV);
+	expect_map_err("RAM + hidden", fd, RAM_BELOW_HIDDEN, 2 * PG, rw,
+		       MAP_SHARED, EXDEV);
+	expect_map_err("beyond phys_bits", fd, 1ULL << pi->phys_bits, PG, rw,
+		       MAP_SHARED, ERANGE);
+	expect_map_err("last page below phys_bits limit",
+		       fd, (1ULL << pi->phys_bits) - PG, 2 * PG, rw,
+		       MAP_SHARED, ERANGE);
+	if (sizeof(long) == 8)
+		expect_map_err("wrap around 2^64", fd, 0xfffffffffffff000ULL,
+			       2 * PG, rw, MAP_SHARED, EOVERFLOW);
+	check(set_cache(fd, PFNMAP_CACHE_WT) == EINVAL,
+	      "SET_CACHE wt -> EINVAL");
+	check(set_cache(fd, 77) == EINVAL, "SET_CACHE 77 -> EINVAL");
+}
+
+static void test_readonly(void)
+{
+	int fd = dev_open(O_RDONLY), err;
+	void *p = pmap(fd, HIDDEN, PG, PROT_READ, MAP_SHARED, &err);
+
+	check(p != NULL, "read-only MAP_SHARED on O_RDONLY fd -> %s",
+	      err_name(err));
+	if (p)
+		munmap(p, PG);
+	expect_map_err("PROT_WRITE on O_RDONLY fd", fd, HIDDEN, PG,
+		       PROT_READ | PROT_WRITE, MAP_SHARED, EACCES);
+	close(fd);
+}
+
+static void segv(int sig)
+{
+	(void)sig;
+	_exit(42);
+}
+
+static void test_fork(int fd)
+{
+	int err, status = 0;
+	uint32_t *p = pmap(fd, HIDDEN, PG, PROT_READ, MAP_SHARED, &err);
+	pid_t pid;
+
+	if (!p) {
+		fail("fork test map: %s", err_name(err));
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		signal(SIGSEGV, segv);
+		(void)*(volatile uint32_t *)p;
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	check(WIFEXITED(status) && WEXITSTATUS(status) == 42,
+	      "mapping not inherited by fork() child (child %s)",
+	      WIFEXITED(status) && WEXITSTATUS(status) == 42 ?
+	      "faulted" : "could read it");
+	munmap(p, PG);
+}
+
+static void test_dsync(void)
+{
+	int fd = dev_open(O_RDWR | O_DSYNC), err;
+	void *p = pmap(fd, HIDDEN, PG, PROT_READ, MAP_SHARED, &err);
+
+	if (p)
+		munmap(p, PG);
+	check(p && applied(fd) == PFNMAP_CACHE_UC,
+	      "O_DSYNC auto on hidden -> %s, applied %s (want uc)",
+	      err_name(err), cache_name(applied(fd)));
+	close(fd);
+}
+
+/* Map with an explicit cache type; returns errno, *got = applied type */
+static int map_cached(int fd, uint64_t phys, unsigned int cache,
+		      unsigned int *got, uint32_t *reg0)
+{
+	int err = set_cache(fd, cache);
+	void *p;
+
+	if (err)
+		return err;
+	p = pmap(fd, phys, PG, PROT_READ | PROT_WRITE, MAP_SHARED, &err);
+	*got = applied(fd);
+	if (p) {
+		if (reg0)
+			*reg0 = rd32(p, 0);
+		munmap(p, PG);
+	}
+	set_cache(fd, PFNMAP_CACHE_AUTO);
+	return err;
+}
+
+static void test_cache_hidden(int fd)
+{
+	static const unsigned int want[] = {
+		PFNMAP_CACHE_UC, PFNMAP_CACHE_WC, PFNMAP_CACHE_WB,
+	};
+	unsigned int i, got;
+	int err;
+
+	for (i = 0; i < 3; i++) {
+		err = map_cached(fd, HIDDEN, want[i], &got, NULL);
+		info("hidden %s applied=%s", cache_name(want[i]),
+		     cache_name(got));
+		check(!err && got == want[i], "hidden %s -> %s, applied %s",
+		      cache_name(want[i]), err_name(err), cache_name(got));
+	}
+}
+
+static void test_edu(int fd, uint64_t bar)
+{
+	static const unsigned int modes[] = {
+		PFNMAP_CACHE_AUTO, PFNMAP_CACHE_UC, PFNMAP_CACHE_WC,
+	};
+	unsigned int i, got;
+	uint32_t id = 0, v;
+	void *p;
+	int err;
+
+	if (!bar) {
+		fail("edu device not found");
+		return;
+	}
+	for (i = 0; i < 3; i++) {
+		id = 0;
+		err = map_cached(fd, bar, modes[i], &got, &id);
+		info("edu BAR0 0x%" PRIx64 " %s applied=%s", bar,
+		     cache_name(modes[i]), cache_name(got));
+		check(!err && id == 0x010000ed,
+		      "edu %s -> %s, id 0x%08x, applied %s",
+		      cache_name(modes[i]), err_name(err), id, cache_name(got));
+	}
+	p = pmap(fd, bar, PG, PROT_READ | PROT_WRITE, MAP_SHARED, &err);
+	if (p) {
+		wr32(p, 4, 0x12345678);
+		v = rd32(p, 4);
+		check(v == 0xedcba987, "edu liveness register 0x%08x", v);
+		munmap(p, PG);
+	}
+	err = map_cached(fd, bar, PFNMAP_CACHE_WB, &got, NULL);
+	info("edu wb -> %s, applied (what the kernel chose)=%s",
+	     err_name(err), cache_name(got));
+	check(err == EBUSY, "edu explicit wb -> %s (want EBUSY)",
+	      err_name(err));
+	err = map_cached(fd, bar, PFNMAP_CACHE_AUTO, &got, &id);
+	check(!err && id == 0x010000ed,
+	      "edu auto again after EBUSY -> %s (no leaked reservation)",
+	      err_name(err));
+}
+
+static void test_ivshmem(int fd, uint64_t bar)
+{
+	unsigned int got;
+	char *p;
+	int err;
+
+	if (!bar) {
+		info("no ivshmem BAR2");
+		return;
+	}
+	p = pmap(fd, bar, PG, PROT_READ | PROT_WRITE, MAP_SHARED, &err);
+	got = applied(fd);
+	info("ivshmem BAR2 0x%" PRIx64 " auto applied=%s", bar,
+	     cache_name(got));
+	check(p != NULL, "ivshmem BAR2 (above 4 GiB) map -> %s",
+	      err_name(err));
+	if (p) {
+		memcpy(p, IVSHMEM_MARK, sizeof(IVSHMEM_MARK));
+		munmap(p, PG);
+	}
+}
+
+static int set_allow_ram(const char *v)
+{
+	int fd = open(ALLOW_RAM, O_WRONLY), ret;
+
+	if (fd < 0)
+		return -1;
+	ret = write(fd, v, 1) == 1 ? 0 : -1;
+	close(fd);
+	return ret;
+}
+
+static void test_allow_ram(int fd)
+{
+	struct pfnmap_info pi;
+	unsigned int got;
+	int err;
+
+	if (set_allow_ram("1")) {
+		fail("cannot set allow_ram");
+		return;
+	}
+	check(!get_info(fd, &pi) && pi.policy == PFNMAP_POLICY_ALLOW_RAM,
+	      "GET_INFO policy ALLOW_RAM with allow_ram=1");
+	err = map_cached(fd, LOW_RAM, PFNMAP_CACHE_AUTO, &got, NULL);
+	check(!err && got == PFNMAP_CACHE_WB,
+	      "allow_ram: RAM auto -> %s, applied %s", err_name(err),
+	      cache_name(got));
+	err = map_cached(fd, LOW_RAM, PFNMAP_CACHE_WB, &got, NULL);
+	check(!err && got == PFNMAP_CACHE_WB,
+	      "allow_ram: RAM wb -> %s, applied %s", err_name(err),
+	      cache_name(got));
+	err = map_cached(fd, LOW_RAM, PFNMAP_CACHE_UC, &got, NULL);
+	check(err == EOPNOTSUPP, "allow_ram: RAM uc -> %s (want EOPNOTSUPP)",
+	      err_name(err));
+	err = map_cached(fd, LOW_RAM, PFNMAP_CACHE_WC, &got, NULL);
+	check(err == EOPNOTSUPP, "allow_ram: RAM wc -> %s (want EOPNOTSUPP)",
+	      err_name(err));
+	expect_map_err("allow_ram: RAM + hidden still", fd, RAM_BELOW_HIDDEN,
+		       2 * PG, PROT_READ, MAP_SHARED, EXDEV);
+	set_allow_ram("0");
+}
+
+static void test_nocap(void)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[2];
+	int status = 0, fd;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (syscall(SYS_capget, &h, d))
+			_exit(2);
+		d[CAP_SYS_RAWIO / 32].effective &= ~(1U << (CAP_SYS_RAWIO % 32));
+		if (syscall(SYS_capset, &h, d))
+			_exit(3);
+		fd = open(DEV, O_RDWR);
+		_exit(fd < 0 && errno == EPERM ? 0 : 1);
+	}
+	waitpid(pid, &status, 0);
+	check(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "open without CAP_SYS_RAWIO -> EPERM (child status %d)",
+	      WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+static int run(uint64_t edu, uint64_t ivshmem)
+{
+	struct pfnmap_info pi;
+	int fd;
+
+	printf("INFO: smoke built %zu-bit, off_t %zu bytes, %s kernel\n",
+	       sizeof(long) * 8, sizeof(off_t),
+	       kernel_64bit() ? "64-bit" : "32-bit");
+	test_node();
+	fd = dev_open(O_RDWR);
+	test_info(fd, &pi);
+	test_hidden_rw(fd);
+	test_devmem(fd);
+	test_errnos(fd, &pi);
+	test_readonly();
+	test_fork(fd);
+	test_dsync();
+	test_cache_hidden(fd);
+	test_edu(fd, edu);
+	test_ivshmem(fd, ivshmem);
+	test_allow_ram(fd);
+	test_nocap();
+	close(fd);
+	printf("SMOKE: %d failure(s)\n", failures);
+	return failures ? 1 : 0;
+}
+
+static int hold(void)
+{
+	int fd = dev_open(O_RDWR), err;
+	void *p = pmap(fd, HIDDEN, PG, PROT_READ, MAP_SHARED, &err);
+
+	close(fd);
+	if (!p) {
+		fail("hold: %s", err_name(err));
+		return 1;
+	}
+	printf("HOLD-READY\n");
+	fflush(stdout);
+	for (;;)
+		pause();
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], "hold"))
+		return hold();
+	if (argc == 4 && !strcmp(argv[1], "run"))
+		return run(strtoull(argv[2], NULL, 0),
+			   strtoull(argv[3], NULL, 0));
+	fprintf(stderr, "usage: %s run EDU_BAR0 IVSHMEM_BAR2 | hold\n",
+		argv[0]);
+	return 2;
+}
