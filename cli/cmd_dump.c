@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * dump: raw bytes to stdout or -o FILE; hexdump: the same bytes as
- * `hexdump -C` shows them, with physical addresses. Write-back memory goes
- * straight from the mapping; anything else through exact-width loads.
+ * `hexdump -C` shows them, with physical addresses. Write-back memory is
+ * dumped straight from the mapping; anything else is read with exact-width
+ * loads into a buffer first. Output is produced a page at a time, so that a
+ * bus error still leaves everything before the faulting page on the output.
  */
 #include <stdlib.h>
 
+#include "access.h"
 #include "commands.h"
 #include "hexdump.h"
-#include "access.h"
 #include "out.h"
 
-#define CHUNK	(256 * 1024)
+#define PIECE	4096			/* the granularity of a fault */
+#define FLUSH	(256 * 1024)		/* pending output written at */
+/* text of up to FLUSH + one piece, then room for the raw piece */
+#define BUFSZ	(FLUSH + HEXDUMP_OUT_MAX(PIECE) + PIECE)
 
 struct dump {
 	const struct options *o;
@@ -20,8 +25,8 @@ struct dump {
 	struct output out;
 	struct hexdump hd;
 	bool hex;
-	unsigned char *bounce;
-	char *text;
+	unsigned char *buf;		/* pending raw bytes or text */
+	size_t pending;
 };
 
 /* uc/wc only became known now: the region must suit exact-width loads */
@@ -34,14 +39,43 @@ static int check_exact(struct dump *d, const struct window *w)
 	return check_width_aligned(d->cmd, d->r, d->o->width, "uncached loads");
 }
 
-static int emit(struct dump *d, const unsigned char *p, size_t len)
+static int flush(struct dump *d)
 {
-	size_t n;
+	int r = out_write(&d->out, d->buf, d->pending);
 
-	if (!d->hex)
-		return out_write(&d->out, p, len);
-	n = hexdump_feed(&d->hd, p, len, d->text);
-	return out_write(&d->out, d->text, n);
+	d->pending = 0;
+	return r;
+}
+
+/* Raw bytes of write-back memory: no copy of our own */
+static int dump_direct(const struct window *w, struct dump *d)
+{
+	int r = out_write(&d->out, w->p, w->len);
+
+	if (r == OUT_EFAULT)
+		return window_fault_at(w, w->p, w->len);
+	return r;
+}
+
+/* One piece into the pending buffer: raw bytes or hexdump text */
+static void take(struct dump *d, const struct window *w, size_t off, size_t n)
+{
+	const unsigned char *src = w->p + off;
+	unsigned char *dst = d->buf + d->pending;
+
+	if (w->exact && !d->hex) {
+		io_copy_from(dst, src, n, d->o->width);
+		d->pending += n;
+		return;
+	}
+	if (w->exact) {
+		/* the bytes go just past the text they will become */
+		unsigned char *raw = d->buf + BUFSZ - PIECE;
+
+		io_copy_from(raw, src, n, d->o->width);
+		src = raw;
+	}
+	d->pending += hexdump_feed(&d->hd, src, n, (char *)dst);
 }
 
 static int dump_window(struct window *w, void *ctx)
@@ -50,17 +84,34 @@ static int dump_window(struct window *w, void *ctx)
 	size_t off, n;
 	int r = check_exact(d, w);
 
+	if (!r && !w->exact && !d->hex)
+		return dump_direct(w, d);
 	for (off = 0; !r && off < w->len; off += n) {
-		const unsigned char *src = w->p + off;
+		n = PIECE - ((w->phys + off) & (PIECE - 1));
+		if (n > w->len - off)
+			n = w->len - off;
+		take(d, w, off, n);
+		if (d->pending >= FLUSH)
+			r = flush(d);
+	}
+	return r;
+}
 
-		n = w->len - off < CHUNK ? w->len - off : CHUNK;
-		if (w->exact) {
-			io_copy_from(d->bounce, src, n, d->o->width);
-			src = d->bounce;
-		}
-		r = emit(d, src, n);
-		if (r == OUT_EFAULT)
-			return window_fault_at(w, w->p + off, n);
+static int dump_region(struct dump *d, const struct region *reg)
+{
+	struct target t;
+	int r = target_open(&t, d->o, false);
+
+	if (!r)
+		r = for_each_window(&t, reg->start, reg->size, dump_window, d);
+	target_close(&t);
+	if (r == 0 && d->hex)
+		d->pending += hexdump_finish(&d->hd, (char *)d->buf + d->pending);
+	/* what was read before a fault still goes out */
+	if (d->pending && (r == 0 || r == EXIT_FAULT)) {
+		int f = flush(d);
+
+		r = r ? r : f;
 	}
 	return r;
 }
@@ -68,31 +119,27 @@ static int dump_window(struct window *w, void *ctx)
 static int run(const struct options *o, char **argv, const char *cmd, bool hex)
 {
 	struct region reg;
-	struct target t;
 	struct dump d = { .o = o, .cmd = cmd, .r = &reg, .hex = hex };
 	int r = region_arg(cmd, argv[0], true, &reg);
 
 	if (!r && (o->cache == CACHE_UC || o->cache == CACHE_WC))
 		r = check_width_aligned(cmd, &reg, o->width, "uncached loads");
-	if (!r)
-		r = output_open(&d.out, o->output, !hex, o->force);
+	if (!r && !hex)
+		r = output_refuse_tty(o->output, o->force);
+	/* a dry run creates no -o FILE, nor truncates it */
 	if (r || announce(o, cmd, &reg))
 		return r;
-	d.bounce = malloc(CHUNK);
-	d.text = malloc(HEXDUMP_OUT_MAX(CHUNK));
-	if (!d.bounce || !d.text) {
+	r = output_open(&d.out, o->output);
+	if (r)
+		return r;
+	d.buf = malloc(BUFSZ);
+	if (!d.buf) {
 		err("%s: out of memory", cmd);
 		return EXIT_FAIL;
 	}
 	hexdump_init(&d.hd, reg.start);
-	r = target_open(&t, o, false);
-	if (!r)
-		r = for_each_window(&t, reg.start, reg.size, dump_window, &d);
-	if (!r && hex)
-		r = out_write(&d.out, d.text, hexdump_finish(&d.hd, d.text));
-	target_close(&t);
-	free(d.bounce);
-	free(d.text);
+	r = dump_region(&d, &reg);
+	free(d.buf);
 	if (r == OUT_CLOSED)
 		return EXIT_OK;
 	if (r < 0)

@@ -25,7 +25,8 @@ struct load {
 	int fd;
 	unsigned char *mem;	/* a pipe read whole, for a plain START */
 	size_t memlen;
-	uint64_t done;
+	uint64_t got;		/* bytes read */
+	uint64_t done;		/* bytes written */
 	unsigned char *bounce;
 };
 
@@ -61,6 +62,7 @@ static int load_window(struct window *w, void *ctx)
 		got = next_chunk(l, n, &src);
 		if (got < 0)
 			return EXIT_FAIL;
+		l->got += (uint64_t)got;
 		if (w->exact)
 			got -= got % width;	/* only whole units */
 		if (w->exact)
@@ -137,6 +139,14 @@ static int report(struct load *l, int r)
 {
 	if (r && r != LOAD_EOF)
 		return r;
+	if (l->done < l->r->size && l->got > l->done) {
+		err("load: short input: %s ended after %llu of %llu bytes; "
+		    "only the first %llu were written, in whole %u-bit stores",
+		    l->name, (unsigned long long)l->got,
+		    (unsigned long long)l->r->size,
+		    (unsigned long long)l->done, 8 * l->o->width);
+		return EXIT_FAIL;
+	}
 	if (l->done < l->r->size) {
 		err("load: short input: %s ended after %llu of %llu bytes; "
 		    "only those were written", l->name,

@@ -17,9 +17,13 @@
  * Addresses wrap modulo 2^64 (hexdump itself stops at 2^63).
  *
  * The hot path is table driven: every byte is one 4-byte copy of "xx  "
- * (the next copy overwrites the 4th byte) and one ASCII table look-up.
+ * (the next copy overwrites the 4th byte); the ASCII column is one SSE2
+ * select where there is SSE2, else a table look-up per byte.
  */
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "hexdump.h"
 
@@ -39,6 +43,25 @@ static const char hex_tab[256][4] = { H64(0), H64(64), H64(128), H64(192) };
 
 /* The ASCII column's character for every byte value */
 static const char asc_tab[256] = { A64(0), A64(64), A64(128), A64(192) };
+
+/* The ASCII column of a full row */
+static inline void put_ascii16(char *p, const unsigned char *r)
+{
+#ifdef __SSE2__
+	__m128i v = _mm_loadu_si128((const __m128i *)r);
+	__m128i ok = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8(0x1f)),
+				   _mm_cmplt_epi8(v, _mm_set1_epi8(0x7f)));
+
+	v = _mm_or_si128(_mm_and_si128(ok, v),
+			 _mm_andnot_si128(ok, _mm_set1_epi8('.')));
+	_mm_storeu_si128((__m128i *)p, v);
+#else
+	unsigned int i;
+
+	for (i = 0; i < 16; i++)
+		p[i] = asc_tab[r[i]];
+#endif
+}
 
 /* Address of 9 to 16 digits, then two spaces */
 static char *put_long_addr(char *p, uint64_t addr)
@@ -80,8 +103,7 @@ static inline char *put_row(char *p, uint64_t addr, const unsigned char *r)
 	p += 49;
 	p[0] = ' ';
 	p[1] = '|';
-	for (i = 0; i < 16; i++)
-		p[2 + i] = asc_tab[r[i]];
+	put_ascii16(p + 2, r);
 	p[18] = '|';
 	p[19] = '\n';
 	return p + 20;
@@ -144,6 +166,8 @@ size_t hexdump_feed(struct hexdump *h, const void *src, size_t len, char *out)
 	char *p = out;
 	size_t n;
 
+	if (!len)
+		return 0;
 	if (h->fill) {
 		n = 16 - h->fill < len ? 16 - h->fill : len;
 		memcpy(h->row + h->fill, s, n);

@@ -8,17 +8,26 @@
 #include "out.h"
 #include "pfnmap.h"
 
-int output_open(struct output *out, const char *path, bool binary, bool force)
+static bool is_stdout(const char *path)
+{
+	return !path || !strcmp(path, "-");
+}
+
+int output_refuse_tty(const char *path, bool force)
+{
+	if (!is_stdout(path) || force || !isatty(STDOUT_FILENO))
+		return 0;
+	err("refusing to write binary data to a terminal; redirect it, give "
+	    "-o FILE, or --force");
+	return EXIT_USAGE;
+}
+
+int output_open(struct output *out, const char *path)
 {
 	out->done = 0;
-	if (!path || !strcmp(path, "-")) {
+	if (is_stdout(path)) {
 		out->fd = STDOUT_FILENO;
 		out->name = "standard output";
-		if (binary && !force && isatty(out->fd)) {
-			err("refusing to write binary data to a terminal; "
-			    "redirect it, give -o FILE, or --force");
-			return EXIT_USAGE;
-		}
 		return 0;
 	}
 	out->name = path;

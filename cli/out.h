@@ -18,8 +18,11 @@ struct output {
 	size_t done;		/* bytes written so far */
 };
 
-/* Opens -o FILE, or stdout; refuses a terminal for binary unless forced */
-int output_open(struct output *out, const char *path, bool binary, bool force);
+/* Binary output on a terminal is refused unless forced: EXIT_USAGE */
+int output_refuse_tty(const char *path, bool force);
+
+/* Opens -o FILE (created or truncated), or stdout for NULL or "-" */
+int output_open(struct output *out, const char *path);
 int output_close(struct output *out);
 
 /* 0; OUT_CLOSED; OUT_EFAULT (out->done tells where); -1 after a message */
