@@ -1,9 +1,64 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# Run all host tests of the 64-bit (build/) and the 32-bit (build32/) build.
-# The README gives the same command; .ci/run calls this script.
+# Build everything and run every test: the CLI 64- and 32-bit with -Werror,
+# the helper module warning-free (W=1) against every kernel whose headers
+# are installed (6.1 amd64, 6.12 amd64 from backports, 6.1 686-pae), then
+# ctest on both builds. The README gives this command; .ci/run calls it
+# after scripts/install-deps.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-ctest --test-dir build --output-on-failure && ctest --test-dir build32 --output-on-failure
+log() { printf '\n=== %s\n' "$*"; }
+die() { printf 'test.sh: %s\n' "$*" >&2; exit 1; }
+
+# Kernel build directories: by what is installed, never by `uname -r`
+# (that is the CI host's own kernel, without headers).
+kdirs=()
+for d in /lib/modules/*/build; do
+	[ -e "$d/Makefile" ] && kdirs+=("$d")
+done
+[ ${#kdirs[@]} -ge 3 ] ||
+	die "need three kernel build directories under /lib/modules, found ${#kdirs[@]}: ${kdirs[*]:-none}"
+kdir_amd64=
+kdir_pae=
+for d in "${kdirs[@]}"; do
+	v=${d#/lib/modules/}
+	v=${v%/build}
+	case $v in
+	6.1.*-amd64) kdir_amd64=$d ;;
+	*-686-pae) kdir_pae=$d ;;
+	esac
+done
+[ -n "$kdir_amd64" ] || die "no 6.1 amd64 kernel headers in /lib/modules"
+[ -n "$kdir_pae" ] || die "no 686-pae kernel headers in /lib/modules"
+
+log "CLI (amd64), module against $kdir_amd64"
+cmake -B build -DPFNMAP_KERNEL_DIR="$kdir_amd64"
+cmake --build build -j"$(nproc)"
+
+# Each kernel separately with plain Kbuild, in scratch copies of kmod/
+for d in "${kdirs[@]}"; do
+	v=${d#/lib/modules/}
+	v=${v%/build}
+	log "module for $v"
+	scratch=$PWD/build/kmod-ci/$v
+	rm -rf "$scratch"
+	mkdir -p "$scratch"
+	(cd kmod && find . \( -name '*.[ch]' ! -name '*.mod.c' -o -name Kbuild \
+		-o -name Makefile \) -type f -exec cp --parents {} "$scratch" \;)
+	make -C "$d" M="$scratch" W=1 modules 2>&1 | tee "$scratch/build.log"
+	[ -f "$scratch/pfnmap.ko" ] || die "no pfnmap.ko for $v"
+	if grep -qi 'warning:' "$scratch/build.log"; then
+		die "the module build for $v printed warnings (see above)"
+	fi
+done
+
+log "CLI (i386), module against $kdir_pae"
+cmake -B build32 -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/i386-toolchain.cmake" \
+	-DPFNMAP_KERNEL_DIR="$kdir_pae"
+cmake --build build32 -j"$(nproc)"
+
+log "tests"
+ctest --test-dir build --output-on-failure
+ctest --test-dir build32 --output-on-failure
