@@ -29,11 +29,17 @@ struct dump {
 	size_t pending;
 };
 
-/* uc/wc only became known now: the region must suit exact-width loads */
+/*
+ * -v says what the kernel applied, write-back too; uc/wc only became known
+ * now: the region must suit exact-width loads
+ */
 static int check_exact(struct dump *d, const struct window *w)
 {
-	if (!w->exact)
+	if (!w->exact) {
+		note(d->o, "%s: the kernel applied %s: bulk copies", d->cmd,
+		     applied_name(w->applied));
 		return 0;
+	}
 	note(d->o, "%s: the kernel applied %s: %u-bit loads", d->cmd,
 	     applied_name(w->applied), 8 * d->o->width);
 	return check_width_aligned(d->cmd, d->r, d->o->width, "uncached loads");
@@ -116,11 +122,11 @@ static int dump_region(struct dump *d, const struct region *reg)
 	return r;
 }
 
-static int run(const struct options *o, char **argv, const char *cmd, bool hex)
+static int run(struct options *o, char **argv, const char *cmd, bool hex)
 {
 	struct region reg;
 	struct dump d = { .o = o, .cmd = cmd, .r = &reg, .hex = hex };
-	int r = region_arg(cmd, argv[0], true, &reg);
+	int r = region_arg(o, cmd, argv[0], REGION_NEED_SIZE, &reg);
 
 	if (!r && (o->cache == CACHE_UC || o->cache == CACHE_WC))
 		r = check_width_aligned(cmd, &reg, o->width, "uncached loads");
@@ -147,12 +153,12 @@ static int run(const struct options *o, char **argv, const char *cmd, bool hex)
 	return r ? r : output_close(&d.out);
 }
 
-int cmd_dump(const struct options *o, char **argv)
+int cmd_dump(struct options *o, char **argv)
 {
 	return run(o, argv, "dump", false);
 }
 
-int cmd_hexdump(const struct options *o, char **argv)
+int cmd_hexdump(struct options *o, char **argv)
 {
 	return run(o, argv, "hexdump", true);
 }

@@ -13,6 +13,7 @@
 
 #include "commands.h"
 #include "iomem.h"
+#include "pci.h"
 #include "region.h"
 
 static void print_owners(const struct iomem *io, const struct region *r)
@@ -75,7 +76,19 @@ static void print_helper(void)
 		close(t.fd);
 }
 
-int cmd_info(const struct options *o, char **argv)
+static void print_bar(const struct bar *b)
+{
+	printf("device: %s %04x:%04x %s\n", b->slot, b->vendor, b->device,
+	       b->names);
+	printf("driver: %s\n", b->driver[0] ? b->driver : "none");
+	printf("bar: bar%u 0x%llx-0x%llx, size 0x%llx, %s-bit, %s\n", b->index,
+	       (unsigned long long)b->start,
+	       (unsigned long long)(b->start + b->size - 1),
+	       (unsigned long long)b->size, b->is64 ? "64" : "32",
+	       b->prefetch ? "prefetchable" : "non-prefetchable");
+}
+
+int cmd_info(struct options *o, char **argv)
 {
 	unsigned int shift = 0;
 	struct pfn_span s;
@@ -83,13 +96,15 @@ int cmd_info(const struct options *o, char **argv)
 	struct iomem io;
 	enum ram_state ram = RAM_NONE;
 	bool known = false;
-	int ret = region_arg("info", argv[0], false, &r);
+	int ret = region_arg(o, "info", argv[0], 0, &r);
 
 	if (ret)
 		return ret;
 	while ((1L << shift) < sysconf(_SC_PAGESIZE))
 		shift++;
 	region_pfns(&r, shift, &s);
+	if (r.bar)
+		print_bar(r.bar);
 	printf("region: 0x%llx-0x%llx\nsize: %llu\n",
 	       (unsigned long long)r.start,
 	       (unsigned long long)(r.start + (r.size - 1)),

@@ -19,7 +19,7 @@
 #define LOAD_EOF	1
 
 struct load {
-	const struct options *o;
+	struct options *o;
 	const struct region *r;
 	const char *name;
 	int fd;
@@ -92,7 +92,7 @@ static int open_input(struct load *l, const char *path)
 }
 
 /* A plain START: the region is as long as the input */
-static int size_from_input(struct load *l, struct region *reg)
+static int size_from_input(struct load *l, struct region *reg, uint64_t room)
 {
 	struct stat st;
 	size_t cap = 0;
@@ -126,6 +126,12 @@ static int size_from_input(struct load *l, struct region *reg)
 	if (!reg->size) {
 		err("load: %s is empty; nothing to load", l->name);
 		return EXIT_FAIL;
+	}
+	if (room && reg->size > room) {
+		err("load: %s is %llu bytes; only %llu fit from '%s' to the end "
+		    "of the BAR", l->name, (unsigned long long)reg->size,
+		    (unsigned long long)room, reg->text);
+		return EXIT_USAGE;
 	}
 	if (reg->size - 1 > UINT64_MAX - reg->start) {
 		err("load: %s does not fit above 0x%llx", l->name,
@@ -161,19 +167,21 @@ static int report(struct load *l, int r)
 
 static int prepare(struct load *l, char **argv, struct region *reg)
 {
-	int r = region_arg("load", argv[0], false, reg);
+	int r = region_arg(l->o, "load", argv[0], REGION_WRITES, reg);
+	/* a BAR without +SIZE: the input may fill it up to its end */
+	uint64_t room = reg->bar ? reg->size : 0;
 
 	if (!r)
 		r = open_input(l, argv[1]);
 	if (!r && !reg->has_size)
-		r = size_from_input(l, reg);
+		r = size_from_input(l, reg, room);
 	if (!r && (l->o->cache == CACHE_UC || l->o->cache == CACHE_WC))
 		r = check_width_aligned("load", reg, l->o->width,
 					"uncached stores");
 	return r;
 }
 
-int cmd_load(const struct options *o, char **argv)
+int cmd_load(struct options *o, char **argv)
 {
 	struct region reg;
 	struct load l = { .o = o, .r = &reg, .fd = -1 };

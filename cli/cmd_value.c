@@ -67,11 +67,12 @@ static int run(const struct options *o, const char *cmd, bool write,
 	return r;
 }
 
-int cmd_fill(const struct options *o, char **argv)
+int cmd_fill(struct options *o, char **argv)
 {
 	struct value_op op = { .o = o };
 	struct region reg;
-	int r = region_arg("fill", argv[0], true, &reg);
+	int r = region_arg(o, "fill", argv[0], REGION_NEED_SIZE | REGION_WRITES,
+			   &reg);
 
 	if (!r)
 		r = check_width_aligned("fill", &reg, o->width, "stores");
@@ -80,11 +81,11 @@ int cmd_fill(const struct options *o, char **argv)
 	return r ? r : run(o, "fill", true, &reg, fill_window, &op);
 }
 
-int cmd_read(const struct options *o, char **argv)
+int cmd_read(struct options *o, char **argv)
 {
 	struct value_op op = { .o = o };
 	struct region reg;
-	int r = addr_arg("read", argv[0], o, &reg);
+	int r = addr_arg(o, "read", argv[0], 0, &reg);
 
 	if (!r)
 		r = run(o, "read", false, &reg, read_window, &op);
@@ -93,11 +94,11 @@ int cmd_read(const struct options *o, char **argv)
 	return r;
 }
 
-int cmd_write(const struct options *o, char **argv)
+int cmd_write(struct options *o, char **argv)
 {
 	struct value_op op = { .o = o };
 	struct region reg;
-	int r = addr_arg("write", argv[0], o, &reg);
+	int r = addr_arg(o, "write", argv[0], REGION_WRITES, &reg);
 
 	if (!r)
 		r = value_arg("write", argv[1], o, &op.value);

@@ -11,27 +11,30 @@ struct command {
 	const char *args;
 	int min_args;
 	int max_args;
-	bool writes;
-	int (*run)(const struct options *o, char **argv);
+	int (*run)(struct options *o, char **argv);
 };
 
 extern const struct command commands[];
 
-int cmd_dump(const struct options *o, char **argv);
-int cmd_hexdump(const struct options *o, char **argv);
-int cmd_fill(const struct options *o, char **argv);
-int cmd_load(const struct options *o, char **argv);
-int cmd_read(const struct options *o, char **argv);
-int cmd_write(const struct options *o, char **argv);
-int cmd_info(const struct options *o, char **argv);
+int cmd_dump(struct options *o, char **argv);
+int cmd_hexdump(struct options *o, char **argv);
+int cmd_fill(struct options *o, char **argv);
+int cmd_load(struct options *o, char **argv);
+int cmd_read(struct options *o, char **argv);
+int cmd_write(struct options *o, char **argv);
+int cmd_info(struct options *o, char **argv);
+int cmd_bars(struct options *o, char **argv);
 
-/* REGION argument of cmd; need_size: a plain START is an error */
-int region_arg(const char *cmd, const char *text, bool need_size,
-	       struct region *r);
+#define REGION_NEED_SIZE	1	/* a plain START is an error */
+#define REGION_WRITES		2	/* the command writes into it */
 
-/* An ADDR argument: a plain START, aligned to the width */
-int addr_arg(const char *cmd, const char *text, const struct options *o,
-	     struct region *r);
+/* REGION argument of cmd: physical or a PCI BAR identifier */
+int region_arg(struct options *o, const char *cmd, const char *text,
+	       unsigned int flags, struct region *r);
+
+/* An ADDR argument: a plain START or a BAR offset, aligned to the width */
+int addr_arg(struct options *o, const char *cmd, const char *text,
+	     unsigned int flags, struct region *r);
 
 /* start and size multiples of the width, or a message and EXIT_USAGE */
 int check_width_aligned(const char *cmd, const struct region *r,

@@ -4,18 +4,21 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "pci.h"
 #include "region.h"
 
-int region_arg(const char *cmd, const char *text, bool need_size,
-	       struct region *r)
+int region_arg(struct options *o, const char *cmd, const char *text,
+	       unsigned int flags, struct region *r)
 {
 	char msg[REGION_ERR_MAX];
 
+	if (is_bar_id(text))
+		return bar_region(o, cmd, text, flags & REGION_WRITES, r);
 	if (region_parse(text, r, msg, sizeof(msg))) {
 		err("%s: %s", cmd, msg);
 		return EXIT_USAGE;
 	}
-	if (need_size && !r->has_size) {
+	if ((flags & REGION_NEED_SIZE) && !r->has_size) {
 		err("%s: region '%s' has no size; write START+SIZE or START-END",
 		    cmd, text);
 		return EXIT_USAGE;
@@ -23,16 +26,21 @@ int region_arg(const char *cmd, const char *text, bool need_size,
 	return 0;
 }
 
-int addr_arg(const char *cmd, const char *text, const struct options *o,
-	     struct region *r)
+int addr_arg(struct options *o, const char *cmd, const char *text,
+	     unsigned int flags, struct region *r)
 {
-	int ret = region_arg(cmd, text, false, r);
+	int ret = region_arg(o, cmd, text, flags, r);
 
 	if (ret)
 		return ret;
 	if (r->has_size) {
-		err("%s: '%s' is a region; %s takes one address (START)", cmd,
-		    text, cmd);
+		err("%s: '%s' is a region; %s takes one address (START, or "
+		    "DEVICE/barN@OFFSET)", cmd, text, cmd);
+		return EXIT_USAGE;
+	}
+	if (r->bar && r->size < o->width) {
+		err("%s: '%s': %u bytes from there run past the end of the BAR",
+		    cmd, text, o->width);
 		return EXIT_USAGE;
 	}
 	r->size = o->width;

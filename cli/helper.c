@@ -293,6 +293,7 @@ static int open_device(struct target *t, const struct options *o, int flags)
 	struct stat st;
 
 	t->path = o->device;
+	t->file_base = o->device_base;
 	/* O_DSYNC: /dev/mem maps uncached then, as with the helper's uc */
 	if (o->cache == CACHE_UC)
 		flags |= O_DSYNC;

@@ -17,17 +17,18 @@ const char *argp_program_version = "pfnmap " PFNMAP_VERSION;
 const char *argp_program_bug_address = "<https://github.com/pfnmap/pfnmap/issues>";
 
 const struct command commands[] = {
-	{ "dump", "REGION", 1, 1, false, cmd_dump },
-	{ "hexdump", "REGION", 1, 1, false, cmd_hexdump },
-	{ "fill", "REGION VALUE", 2, 2, true, cmd_fill },
-	{ "load", "REGION [FILE]", 1, 2, true, cmd_load },
-	{ "read", "ADDR", 1, 1, false, cmd_read },
-	{ "write", "ADDR VALUE", 2, 2, true, cmd_write },
-	{ "info", "REGION", 1, 1, false, cmd_info },
-	{ NULL, NULL, 0, 0, false, NULL },
+	{ "dump", "REGION", 1, 1, cmd_dump },
+	{ "hexdump", "REGION", 1, 1, cmd_hexdump },
+	{ "fill", "REGION VALUE", 2, 2, cmd_fill },
+	{ "load", "REGION [FILE]", 1, 2, cmd_load },
+	{ "read", "ADDR", 1, 1, cmd_read },
+	{ "write", "ADDR VALUE", 2, 2, cmd_write },
+	{ "info", "REGION", 1, 1, cmd_info },
+	{ "bars", "[FILTER]", 0, 1, cmd_bars },
+	{ NULL, NULL, 0, 0, NULL },
 };
 
-enum { OPT_NO_LOAD = 256 };
+enum { OPT_NO_LOAD = 256, OPT_SYSFS };
 
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Access:", 1 },
@@ -37,7 +38,8 @@ static const struct argp_option options[] = {
 	{ "cache", 'c', "TYPE", 0,
 	  "Cache type: auto (default, as /dev/mem), uc, wc or wb", 1 },
 	{ "force", 'f', NULL, 0,
-	  "Write binary data to a terminal", 1 },
+	  "Write binary data to a terminal; write into the BARs of a device "
+	  "that has a driver", 1 },
 	{ "dry-run", 'n', NULL, 0,
 	  "Check everything and say what would be done; map nothing", 1 },
 	{ NULL, 0, NULL, 0, "Input and output:", 2 },
@@ -50,10 +52,19 @@ static const struct argp_option options[] = {
 	  "Load the helper from this pfnmap.ko when /dev/pfnmap is missing", 3 },
 	{ "no-load", OPT_NO_LOAD, NULL, 0,
 	  "Never load the helper module", 3 },
-	{ NULL, 0, NULL, 0, "Messages:", 4 },
+	{ NULL, 0, NULL, 0, "PCI:", 4 },
+	{ "sysfs", OPT_SYSFS, NULL, 0,
+	  "Map BARs through sysfs resourceN files instead of the helper", 4 },
+	{ "machine", 'M', NULL, 0,
+	  "bars: one line per BAR, for scripts", 4 },
+	{ NULL, 'A', "METHOD", 0,
+	  "libpci access method, as lspci -A", 4 },
+	{ NULL, 'O', "NAME=VALUE", 0,
+	  "libpci parameter, as lspci -O (e.g. sysfs.path=DIR)", 4 },
+	{ NULL, 0, NULL, 0, "Messages:", 5 },
 	{ "verbose", 'v', NULL, 0,
-	  "Say what is mapped: PFNs, pages, cache types", 4 },
-	{ "quiet", 'q', NULL, 0, "No warnings, only errors", 4 },
+	  "Say what is mapped: PFNs, pages, cache types", 5 },
+	{ "quiet", 'q', NULL, 0, "No warnings, only errors", 5 },
 	{ NULL, 0, NULL, 0, NULL, 0 },
 };
 
@@ -72,15 +83,23 @@ static const char doc[] =
 	"  write   ADDR VALUE    store one value of --width\n"
 	"  info    REGION        PFNs, pages, owner in /proc/iomem, RAM or not, "
 	"cache type; maps nothing\n"
+	"  bars    [FILTER]      PCI devices and their BARs (address, size, "
+	"64-bit, prefetchable), via libpci\n"
 	"\n"
 	"Regions: START+SIZE, START-END (END inclusive) or START. Numbers are "
 	"0x hex or decimal, with K, M, G, T (or KiB, MiB, GiB, TiB) for powers "
 	"of 1024: 0x180000000+4M, 0xfed00000-0xfed003ff, 4G+4K.\n"
+	"PCI BARs: [DOMAIN:]BUS:DEV.FN/barN or VENDOR:DEVICE[#N]/barN (#N: the "
+	"Nth match, from 0), then @OFFSET and +SIZE inside the BAR: "
+	"00:04.0/bar2, 1af4:1110/bar2@0x1000+4K, 00:03.0/bar0@0x4. Whole BAR "
+	"by default; auto cache is uc for non-prefetchable BARs, wc for "
+	"prefetchable ones.\n"
 	"\n"
 	"Exit status: 0 success; 1 an input or output failed, or the input "
 	"was short; 2 the helper or the kernel refused the mapping; 3 "
 	"/dev/pfnmap or the --device could not be opened or the helper not "
-	"loaded; 4 a bus error or fault while touching the mapping; 64 a bad "
+	"loaded (2 also: writing into the BARs of a device with a driver "
+	"without --force); 4 a bus error or fault while touching the mapping; 64 a bad "
 	"command line.";
 
 struct parsed {
@@ -118,7 +137,7 @@ static const struct command *find_command(const char *name)
 		if (!strcmp(c->name, name))
 			return c;
 	usage_fail("unknown command '%s'; the commands are dump, hexdump, "
-		   "fill, load, read, write and info", name);
+		   "fill, load, read, write, info and bars", name);
 	return NULL;
 }
 
@@ -174,6 +193,20 @@ static int parse_opt(int key, char *arg, struct argp_state *state)
 	case 'q':
 		p->o.quiet = true;
 		break;
+	case OPT_SYSFS:
+		p->o.sysfs = true;
+		break;
+	case 'M':
+		p->o.machine = true;
+		break;
+	case 'A':
+		p->o.pci_method = arg;
+		break;
+	case 'O':
+		if (p->o.n_pci_params == 16)
+			usage_fail("%s", "-O: at most 16 libpci parameters");
+		p->o.pci_params[p->o.n_pci_params++] = arg;
+		break;
 	case ARGP_KEY_ARG:
 		p->cmd = find_command(arg);
 		p->args = &state->argv[state->next];
@@ -203,6 +236,9 @@ int main(int argc, char **argv)
 	check_args(&p);
 	if (p.o.module && p.o.no_load)
 		usage_fail("%s", "--module and --no-load contradict each other");
+	if (p.o.sysfs && p.o.device)
+		usage_fail("%s", "--sysfs maps BARs through their sysfs files; "
+			   "--device names another file: give one of them");
 	if (p.o.device && p.o.module)
 		usage_fail("%s", "--device maps without the helper; --module "
 			   "has no use with it");

@@ -139,7 +139,7 @@ static int window_map(struct target *t, uint64_t phys, size_t len,
 	w->map_phys = phys & ~mask;
 	w->maplen = (size_t)(((phys + (len - 1)) | mask) - w->map_phys + 1);
 	w->base = mmap(NULL, w->maplen, prot, MAP_SHARED | MAP_POPULATE, t->fd,
-		       (off_t)w->map_phys);
+		       (off_t)(w->map_phys - t->file_base));
 	if (w->base == MAP_FAILED)
 		return explain_mmap_error(t, errno, w->map_phys, w->maplen);
 	w->p = (unsigned char *)w->base + (phys - w->map_phys);

@@ -13,7 +13,7 @@
 enum pfnmap_exit {
 	EXIT_OK = 0,
 	EXIT_FAIL = 1,		/* I/O on input or output failed, short input */
-	EXIT_REFUSED = 2,	/* the helper or kernel refused the mapping */
+	EXIT_REFUSED = 2,	/* the helper, the kernel or a rule refused it */
 	EXIT_NOHELPER = 3,	/* /dev/pfnmap missing and the module not loadable */
 	EXIT_FAULT = 4,		/* bus error or fault touching the mapping */
 	EXIT_USAGE = 64,	/* bad command line (argp's own code) */
@@ -38,7 +38,15 @@ struct options {
 	bool force;
 	int verbose;
 	bool quiet;
+	bool machine;			/* bars: the machine-readable form */
+	bool sysfs;			/* BARs through sysfs resourceN files */
+	uint64_t device_base;		/* physical address of offset 0 */
+	const char *pci_method;		/* -A */
+	char *pci_params[16];		/* -O NAME=VALUE */
+	unsigned int n_pci_params;
 };
+
+struct bar;
 
 /* A physical range, size > 0, start + size - 1 does not wrap */
 struct region {
@@ -46,6 +54,7 @@ struct region {
 	uint64_t size;
 	bool has_size;		/* the text gave a size or an end */
 	const char *text;	/* as the user wrote it, for messages */
+	const struct bar *bar;	/* a PCI BAR identifier resolved to this */
 };
 
 extern const char *cache_names[];

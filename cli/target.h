@@ -23,6 +23,7 @@ struct target {
 	bool regular;			/* a regular file (--device) */
 	bool writable;
 	enum cache_type cache;		/* requested */
+	uint64_t file_base;		/* physical address of offset 0 */
 	unsigned int page_shift;
 	struct pfnmap_info info;	/* helper only */
 };
