@@ -5,6 +5,7 @@
  * -A METHOD and -O NAME=VALUE reach libpci unchanged, so that tests (and
  * users) can point it at another sysfs tree: -O sysfs.path=DIR.
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -237,7 +238,8 @@ static int parse_bar_part(const char *cmd, const char *text, const char *p,
 	char buf[128], msg[REGION_ERR_MAX], *at, *plus, *end;
 	unsigned long n = strtoul(p + 3, &end, 10);
 
-	if (end == p + 3 || n > 5 || (*end && !strchr("@+", *end))) {
+	if (!isdigit((unsigned char)p[3]) || n > 5 ||
+	    (*end && !strchr("@+", *end))) {
 		err("%s: '%s': the BAR is bar0 to bar5, optionally followed "
 		    "by @OFFSET and +SIZE", cmd, text);
 		return EXIT_USAGE;
@@ -395,12 +397,12 @@ static void print_bar(const struct options *o, struct pci_dev *d,
 		       b->driver[0] ? b->driver : "-");
 		return;
 	}
-	printf("  bar%d  0x%016llx-0x%016llx  %-5s %s%s%s %s%s\n", i,
+	printf("  bar%d  0x%016llx-0x%016llx  %-5s %s%s%s%s%s\n", i,
 	       (unsigned long long)start,
 	       (unsigned long long)(start + d->size[i] - 1),
 	       human_size(d->size[i], hs, sizeof(hs)),
 	       io ? "" : bits, io ? "" : "-bit ", io ? "" : pf,
-	       io ? "I/O ports" : "memory", start ? "" : " (unassigned)");
+	       io ? "I/O ports" : " memory", start ? "" : " (unassigned)");
 }
 
 static void print_device(const struct options *o, struct pci_dev *d)
