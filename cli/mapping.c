@@ -152,7 +152,12 @@ int for_each_window(struct target *t, uint64_t start, uint64_t size,
 		    window_fn fn, void *ctx)
 {
 	uint64_t pos = start, last = start + (size - 1);
+	unsigned int bits = t->helper ? t->info.phys_bits : 64;
 	int r = 0;
+
+	/* refused as a whole, before any window of it is mapped */
+	if (bits < 64 && last >> bits)
+		return explain_mmap_error(t, ERANGE, start, size);
 
 	while (!r) {
 		uint64_t wend = (pos | (WINDOW_SIZE - 1)) < last ?

@@ -2,13 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Install every Debian 12 package pfnmap needs to build and test:
-#   scripts/install-deps.sh          build + host tests + module builds
-#   scripts/install-deps.sh --vm     also QEMU, busybox and kernel images
+#   scripts/install-deps.sh            everything: build, host tests, module
+#                                      builds, QEMU guest tests
+#   scripts/install-deps.sh --no-vm    no QEMU, busybox or kernel images
 # Idempotent; needs root and Debian's package registry.
 set -euo pipefail
 
-want_vm=0
-[ "${1:-}" = "--vm" ] && want_vm=1
+want_vm=1
+[ "${1:-}" = "--no-vm" ] && want_vm=0
 
 export DEBIAN_FRONTEND=noninteractive
 apt_get() { apt-get -y -q -o Dpkg::Use-Pty=0 "$@"; }
@@ -55,4 +56,32 @@ if [ $want_vm = 1 ] && [ ! -x /usr/lib/pfnmap-i386/busybox ]; then
 	 dpkg-deb -x busybox-static_*_i386.deb root)
 	install -D -m755 "$tmp/root/bin/busybox" /usr/lib/pfnmap-i386/busybox
 	rm -rf "$tmp"
+fi
+
+# --vm: everything tests/vm/ needs must now be there; CI runs on a fresh
+# machine, and the guest tests fail (never skip) when something is missing
+if [ $want_vm = 1 ]; then
+	missing=()
+	for t in qemu-system-x86_64 cpio gzip readelf; do
+		command -v "$t" > /dev/null || missing+=("$t")
+	done
+	for f in /bin/busybox /usr/lib/pfnmap-i386/busybox /lib/ld-linux.so.2 \
+		/lib/i386-linux-gnu/libkmod.so.2 /usr/lib/i386-linux-gnu/libc.a; do
+		[ -e "$f" ] || missing+=("$f")
+	done
+	# one kernel of each kind with both an image and a build directory
+	for pat in '6.1.*-amd64' '6.12.*-amd64' '6.1.*-686-pae'; do
+		found=0
+		for d in /lib/modules/$pat; do
+			v=${d#/lib/modules/}
+			[ -e "/boot/vmlinuz-$v" ] && [ -e "$d/build/Makefile" ] &&
+				found=1
+		done
+		[ $found = 1 ] || missing+=("kernel $pat (/boot/vmlinuz-* + /lib/modules/*/build)")
+	done
+	if [ ${#missing[@]} -gt 0 ]; then
+		printf 'install-deps: still missing for the QEMU guest tests: %s\n' \
+			"${missing[@]}" >&2
+		exit 1
+	fi
 fi

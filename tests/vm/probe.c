@@ -1,16 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Guest side of the pfnmap VM smoke test: exercises /dev/pfnmap and prints
- * one "PASS: ..." or "FAIL: ..." line per check and "INFO: ..." facts.
- * Built static (and -m32 -D_FILE_OFFSET_BITS=64 for the 686-pae guest).
+ * Guest side of the pfnmap QEMU tests (tests/vm/): exercises /dev/pfnmap
+ * directly, for what the CLI never does (MAP_PRIVATE, PROT_EXEC, partial
+ * munmap, fork, many processes at once), and prints one "PASS: ..." or
+ * "FAIL: ..." line per check and "INFO: ..." facts; guest/tests.sh turns
+ * them into TAP lines. Built static (-m32 -D_FILE_OFFSET_BITS=64 for the
+ * 686-pae guest, and as probe32 on the amd64 guests for the compat paths).
  *
- *   smoke run EDU_BAR0 IVSHMEM_BAR2   all checks (addresses 0 = absent)
- *   smoke hold                        map the hidden memory, close the fd,
+ *   probe run EDU_BAR0 IVSHMEM_BAR2   all checks (addresses 0 = absent)
+ *   probe hold                        map the hidden memory, close the fd,
  *                                     print HOLD-READY and sleep
+ *   probe stress PROCS ROUNDS         PROCS processes map, touch and unmap
+ *                                     pages of the hidden memory ROUNDS
+ *                                     times each, all at once
  *
- * Guest layout (see run.sh): memmap=4M$0x180000000 hides 4 MiB of RAM,
+ * Guest layout (see lib.sh): memmap=4M$0x180000000 hides 4 MiB of RAM,
  * QEMU's edu device (BAR0 register 0 = 0x010000ed, register 4 = liveness)
- * and an ivshmem-plain device whose BAR2 is a host file.
+ * and an ivshmem-plain device whose BAR2 is a host file that starts with
+ * IVSHMEM_MARK, written there by the host before boot.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -40,7 +47,7 @@
 #define RAM_BELOW_HIDDEN (HIDDEN - 0x1000)	/* with -m 7G: RAM page */
 #define PG		4096UL
 #define ALLOW_RAM	"/sys/module/pfnmap/parameters/allow_ram"
-#define IVSHMEM_MARK	"pfnmap-smoke-ivshmem"
+#define IVSHMEM_MARK	"pfnmap-vm-host-marker"
 
 static int failures;
 
@@ -501,6 +508,7 @@ static void test_edu(int fd, uint64_t bar)
 	      err_name(err));
 }
 
+/* Read only: the host checks the whole file afterwards */
 static void test_ivshmem(int fd, uint64_t bar)
 {
 	unsigned int got;
@@ -508,17 +516,18 @@ static void test_ivshmem(int fd, uint64_t bar)
 	int err;
 
 	if (!bar) {
-		info("no ivshmem BAR2");
+		fail("no ivshmem BAR2");
 		return;
 	}
-	p = pmap(fd, bar, PG, PROT_READ | PROT_WRITE, MAP_SHARED, &err);
+	p = pmap(fd, bar, PG, PROT_READ, MAP_SHARED, &err);
 	got = applied(fd);
 	info("ivshmem BAR2 0x%" PRIx64 " auto applied=%s", bar,
 	     cache_name(got));
 	check(p != NULL, "ivshmem BAR2 (above 4 GiB) map -> %s",
 	      err_name(err));
 	if (p) {
-		memcpy(p, IVSHMEM_MARK, sizeof(IVSHMEM_MARK));
+		check(!memcmp(p, IVSHMEM_MARK, sizeof(IVSHMEM_MARK)),
+		      "ivshmem BAR2 starts with the host's marker");
 		munmap(p, PG);
 	}
 }
@@ -594,7 +603,7 @@ static int run(uint64_t edu, uint64_t ivshmem)
 	struct pfnmap_info pi;
 	int fd;
 
-	printf("INFO: smoke built %zu-bit, off_t %zu bytes, %s kernel\n",
+	printf("INFO: probe built %zu-bit, off_t %zu bytes, %s kernel\n",
 	       sizeof(long) * 8, sizeof(off_t),
 	       kernel_64bit() ? "64-bit" : "32-bit");
 	test_node();
@@ -612,7 +621,7 @@ static int run(uint64_t edu, uint64_t ivshmem)
 	test_allow_ram(fd);
 	test_nocap();
 	close(fd);
-	printf("SMOKE: %d failure(s)\n", failures);
+	printf("INFO: probe: %d failure(s)\n", failures);
 	return failures ? 1 : 0;
 }
 
@@ -632,6 +641,74 @@ static int hold(void)
 		pause();
 }
 
+/*
+ * One of the stress processes: its own 256 KiB of the hidden memory (so
+ * that the cache types never conflict), its own cache type, and every
+ * round a fresh open(), SET_CACHE, mmap() of 1-4 pages, a store and a load
+ * in each page, munmap() and close().
+ */
+static int stress_child(unsigned int id, unsigned int rounds)
+{
+	static const unsigned int modes[] = {
+		PFNMAP_CACHE_UC, PFNMAP_CACHE_WC, PFNMAP_CACHE_WB,
+		PFNMAP_CACHE_AUTO,
+	};
+	uint64_t base = HIDDEN + 0x200000 + (uint64_t)id * 0x40000;
+	unsigned int r, pages, pg;
+	uint32_t want;
+	uint8_t *p;
+	int fd, err;
+
+	for (r = 0; r < rounds; r++) {
+		fd = open(DEV, O_RDWR);
+		if (fd < 0)
+			return 10;
+		if (set_cache(fd, modes[id % 4]))
+			return 11;
+		pages = 1 + r % 4;
+		p = pmap(fd, base + (r % 60) * PG, pages * PG,
+			 PROT_READ | PROT_WRITE, MAP_SHARED, &err);
+		if (!p) {
+			fprintf(stderr, "stress %u round %u: mmap %s\n", id, r,
+				err_name(err));
+			return 12;
+		}
+		for (pg = 0; pg < pages; pg++) {
+			want = id << 24 | r << 8 | pg;
+			wr32(p, pg * PG + 4 * (r % 1024), want);
+			if (rd32(p, pg * PG + 4 * (r % 1024)) != want)
+				return 13;
+		}
+		if (munmap(p, pages * PG) || close(fd))
+			return 14;
+	}
+	return 0;
+}
+
+static int stress(unsigned int procs, unsigned int rounds)
+{
+	unsigned int i, bad = 0;
+	int status;
+	pid_t pid;
+
+	for (i = 0; i < procs; i++) {
+		pid = fork();
+		if (pid == 0)
+			_exit(stress_child(i, rounds));
+		if (pid < 0)
+			bad++;
+	}
+	while ((pid = wait(&status)) > 0) {
+		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+			bad++;
+			info("stress child %d: status %#x", (int)pid, status);
+		}
+	}
+	check(!bad, "%u processes x %u rounds of open/mmap/touch/munmap at once (%u failed)",
+	      procs, rounds, bad);
+	return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 2 && !strcmp(argv[1], "hold"))
@@ -639,7 +716,10 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "run"))
 		return run(strtoull(argv[2], NULL, 0),
 			   strtoull(argv[3], NULL, 0));
-	fprintf(stderr, "usage: %s run EDU_BAR0 IVSHMEM_BAR2 | hold\n",
+	if (argc == 4 && !strcmp(argv[1], "stress"))
+		return stress(strtoul(argv[2], NULL, 0),
+			      strtoul(argv[3], NULL, 0));
+	fprintf(stderr, "usage: %s run EDU_BAR0 IVSHMEM_BAR2 | hold | stress PROCS ROUNDS\n",
 		argv[0]);
 	return 2;
 }

@@ -1,0 +1,178 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Host side of the QEMU guest tests, shared by run.sh and demo.sh (sourced):
+# find a guest's kernel, build pfnmap.ko against its headers, pack an
+# initramfs (busybox, the CLI and its shared libraries, the module, the
+# probe program, guest scripts) and boot it under QEMU (TCG).
+#
+# Guest machine: 4 MiB hidden above 4 GiB (memmap=4M$0x180000000), QEMU's
+# edu device, an ivshmem-plain device on a 2 GiB sparse file (BAR2 above
+# 4 GiB). See /work/shared/notes/vm-testing.md for why -cpu max and TCG.
+
+vm_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+vm_top=$(cd "$vm_here/../.." && pwd)
+
+vm_die() { printf 'vm: %s\n' "$*" >&2; exit 1; }
+
+# Kernel release for a guest name: the newest installed one that has both
+# an image in /boot and a build directory (never `uname -r`: the host's).
+vm_kernel() {
+	local pat v best=
+	case $1 in
+	6.1-amd64) pat='6.1.*-amd64' ;;
+	6.12-amd64) pat='6.12.*-amd64' ;;
+	6.1-686-pae) pat='6.1.*-686-pae' ;;
+	*) vm_die "unknown guest '$1' (6.1-amd64, 6.12-amd64, 6.1-686-pae)" ;;
+	esac
+	for d in /lib/modules/$pat; do
+		v=${d#/lib/modules/}
+		if [ ! -e "/boot/vmlinuz-$v" ] || [ ! -e "$d/build/Makefile" ]; then
+			continue
+		fi
+		best=$(printf '%s\n%s\n' "$best" "$v" | sed '/^$/d' | sort -V |
+			tail -n1)
+	done
+	[ -n "$best" ] || vm_die "guest $1: no kernel $pat with /boot/vmlinuz-* and /lib/modules/*/build; run scripts/install-deps.sh --vm"
+	printf '%s\n' "$best"
+}
+
+vm_is_32bit() {
+	grep -q '^CONFIG_X86_32=y' "/boot/config-$1" 2>/dev/null
+}
+
+# Everything the host needs; missing pieces are errors, never skips
+vm_check_host() {
+	local kver=$1 t
+	for t in qemu-system-x86_64 cpio gzip gcc make readelf timeout; do
+		command -v "$t" > /dev/null ||
+			vm_die "$t is missing; run scripts/install-deps.sh --vm"
+	done
+	[ -r "/boot/vmlinuz-$kver" ] ||
+		vm_die "/boot/vmlinuz-$kver is not readable (run as root, or chmod a+r it)"
+	[ -x "$(vm_busybox "$kver")" ] ||
+		vm_die "no busybox for $kver ($(vm_busybox "$kver")); run scripts/install-deps.sh --vm"
+}
+
+vm_busybox() {
+	if vm_is_32bit "$1"; then
+		printf '%s\n' "${BUSYBOX_I386:-/usr/lib/pfnmap-i386/busybox}"
+	else
+		printf '%s\n' "${BUSYBOX:-/bin/busybox}"
+	fi
+}
+
+# pfnmap.ko for kernel $1 in $2/kmod, with W=1 and no warnings
+vm_build_module() {
+	local kver=$1 work=$2
+	mkdir -p "$work/kmod"
+	(cd "$vm_top/kmod" && find . \( -name '*.[ch]' ! -name '*.mod.c' \
+		-o -name Kbuild -o -name Makefile \) -type f \
+		-exec cp --parents {} "$work/kmod" \;)
+	if ! make -s -C "/lib/modules/$kver/build" M="$work/kmod" W=1 modules \
+		> "$work/kbuild.log" 2>&1; then
+		cat "$work/kbuild.log" >&2
+		vm_die "module build for $kver failed"
+	fi
+	if grep -qi 'warning:' "$work/kbuild.log"; then
+		cat "$work/kbuild.log" >&2
+		vm_die "module build for $kver printed warnings"
+	fi
+}
+
+# Copy a dynamically linked program's interpreter and NEEDED libraries,
+# recursively, from the multiarch directory (readelf: ldd cannot run i386
+# programs on a host without ia32 emulation).
+vm_copy_libs() {
+	local bin=$1 root=$2 libdir=$3 interp lib src todo=() done=" "
+	interp=$(readelf -l "$bin" | sed -n 's/.*interpreter: \(.*\)\]$/\1/p')
+	[ -n "$interp" ] || return 0	# static
+	mkdir -p "$root$(dirname "$interp")" "$root$libdir"
+	cp -L "$interp" "$root$interp" || vm_die "no dynamic loader $interp"
+	todo=("$bin")
+	while [ ${#todo[@]} -gt 0 ]; do
+		src=${todo[0]}
+		todo=("${todo[@]:1}")
+		for lib in $(readelf -d "$src" |
+			sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'); do
+			case $done in *" $lib "*) continue ;; esac
+			done+="$lib "
+			[ -e "$libdir/$lib" ] ||
+				vm_die "$bin needs $lib, not in $libdir (install the :i386 or amd64 package)"
+			cp -L "$libdir/$lib" "$root$libdir/$lib"
+			todo+=("$libdir/$lib")
+		done
+	done
+}
+
+# The initramfs in $work/initrd.gz: $1 kernel, $2 work dir, $3 pfnmap CLI,
+# $4 guest script (run by /init), then extra files as SRC:DEST pairs.
+vm_build_initrd() {
+	local kver=$1 work=$2 cli=$3 script=$4 root=$2/root libdir m32=()
+	shift 4
+	rm -rf "$root"
+	mkdir -p "$root"/{bin,dev,proc,sys,tmp,etc,root,data}
+	if vm_is_32bit "$kver"; then
+		libdir=/lib/i386-linux-gnu
+		m32=(-m32)
+	else
+		libdir=/lib/x86_64-linux-gnu
+	fi
+	[ -f "$cli" ] || vm_die "no pfnmap CLI at $cli"
+	readelf -h "$cli" | grep -q "Class:.*ELF$([ ${#m32[@]} = 0 ] && echo 64 || echo 32)" ||
+		vm_die "$cli is not a $([ ${#m32[@]} = 0 ] && echo 64 || echo 32)-bit program, as kernel $kver needs"
+	cp "$(vm_busybox "$kver")" "$root/bin/busybox"
+	cp "$cli" "$root/bin/pfnmap"
+	vm_copy_libs "$cli" "$root" "$libdir"
+	cp "$work/kmod/pfnmap.ko" "$root/pfnmap.ko"
+	gcc "${m32[@]}" -D_FILE_OFFSET_BITS=64 -O2 -Wall -Wextra -Werror -static \
+		-I"$vm_top/kmod/uapi" -o "$root/bin/probe" "$vm_here/probe.c" ||
+		vm_die "cannot build probe.c (gcc-multilib installed?)"
+	if [ ${#m32[@]} = 0 ]; then
+		# the compat paths (ioctl, mmap2) from a 32-bit process
+		gcc -m32 -D_FILE_OFFSET_BITS=64 -O2 -Wall -Wextra -Werror -static \
+			-I"$vm_top/kmod/uapi" -o "$root/bin/probe32" \
+			"$vm_here/probe.c" || vm_die "cannot build probe.c -m32"
+	fi
+	printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/sh\n' \
+		> "$root/etc/passwd"
+	printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
+	install -m755 "$vm_here/guest/init" "$root/init"
+	install -m755 "$script" "$root/guest.sh"
+	local pair
+	for pair in "$@"; do
+		cp "${pair%%:*}" "$root/${pair#*:}"
+	done
+	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) \
+		> "$work/initrd.gz"
+}
+
+# Boot: $1 kernel, $2 work dir, $3 ivshmem backing file, $4 timeout (s).
+# Console lines go to stdout, each prefixed with the host's wall time in
+# seconds since the start ("12.345 ok 1 - ..."); returns QEMU's status
+# (124 on timeout).
+vm_boot() {
+	local kver=$1 work=$2 shm=$3 limit=$4 t0 line
+	t0=$EPOCHREALTIME
+	# shellcheck disable=SC2016 # the $ of memmap= is literal
+	timeout -k 5 "$limit" qemu-system-x86_64 -accel tcg -cpu max -m 7G \
+		-smp 1 -nographic -no-reboot -net none \
+		-kernel "/boot/vmlinuz-$kver" -initrd "$work/initrd.gz" \
+		-append 'console=ttyS0 quiet panic=-1 tsc=unstable memmap=4M$0x180000000' \
+		-device edu \
+		-object "memory-backend-file,id=hm,mem-path=$shm,size=2G,share=on" \
+		-device ivshmem-plain,memdev=hm < /dev/null 2>&1 |
+	while IFS= read -r line; do
+		line=${line%$'\r'}
+		printf '%s %s\n' "$(vm_elapsed "$t0")" "$line"
+	done
+	return "${PIPESTATUS[0]}"
+}
+
+# Seconds since $1 (an $EPOCHREALTIME), with milliseconds
+vm_elapsed() {
+	local now=$EPOCHREALTIME a b
+	a=${1/./}
+	b=${now/./}
+	printf '%d.%03d' $(((b - a) / 1000000)) $((((b - a) / 1000) % 1000))
+}

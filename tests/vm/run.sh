@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# One pfnmap QEMU guest test (ctest vm/GUEST):
+#
+#   tests/vm/run.sh GUEST CLI
+#
+# GUEST is 6.1-amd64, 6.12-amd64 or 6.1-686-pae (the newest installed
+# kernel of that kind); CLI the pfnmap binary to test in it (64-bit for the
+# amd64 guests, the 32-bit build for 686-pae). Builds pfnmap.ko against the
+# guest kernel's headers, packs an initramfs (lib.sh), fills the ivshmem
+# backing file with data, boots, prints the guest's TAP lines with the host
+# time at which each arrived, then compares the whole ivshmem file with what
+# the guest was told to write (guest/tests.sh) and nothing else.
+#
+# Exit status 0 only if every check passed. Anything missing (QEMU, the
+# kernel, busybox, the CLI) is a failure, never a skip.
+# VM_TIMEOUT (default 150 s) is the hard stop; KEEP=1 keeps the work dir.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/vm/lib.sh
+. "$here/lib.sh"
+
+[ $# = 2 ] || vm_die "usage: $0 GUEST CLI"
+guest=$1
+cli=$2
+limit=${VM_TIMEOUT:-150}
+
+[ -e "$cli" ] || vm_die "guest $guest: no pfnmap CLI at $cli (for the 686-pae guest: build build32/, see README, or set -DPFNMAP_CLI32=PATH)"
+kver=$(vm_kernel "$guest") || exit 1
+vm_check_host "$kver"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/pfnmap-vm.XXXXXX")
+shm=$(mktemp /dev/shm/pfnmap-vm.XXXXXX)
+# shellcheck disable=SC2317 # called by the trap
+cleanup() {
+	rm -f "$shm"
+	if [ "${KEEP:-0}" = 1 ]; then
+		echo "# work directory kept: $work"
+	else
+		rm -rf "$work"
+	fi
+}
+trap cleanup EXIT
+
+# put FILE OFFSET DEST: FILE's bytes at OFFSET of DEST, nothing else changed
+put() {
+	dd if="$1" of="$3" bs=65536 seek=$(($2)) oflag=seek_bytes conv=notrunc \
+		status=none
+}
+
+# The ivshmem file before boot: sparse 2 GiB with a marker and random data
+ivshmem_prepare() {
+	local d=$work/data
+	mkdir -p "$d"
+	printf 'GUEST=%s\n' "$guest" > "$d/env"
+	head -c 65536 /dev/urandom > "$d/iv-a.bin"
+	head -c 4096 /dev/urandom > "$d/iv-b.bin"
+	head -c 1000 /dev/urandom > "$d/iv-c.bin"
+	head -c 65536 /dev/urandom > "$d/rand64k"
+	printf 'written by the guest through pfnmap\n' > "$d/text.txt"
+	printf 'pfnmap-vm-host-marker\0' > "$d/marker"
+	truncate -s 2G "$shm"
+	put "$d/marker" 0 "$shm"
+	put "$d/iv-a.bin" 0x1000 "$shm"
+	put "$d/iv-c.bin" 0x40000007 "$shm"
+	put "$d/iv-b.bin" 0x7ffff000 "$shm"
+}
+
+# What the file must hold after the guest ran: the guest's writes in
+# guest/tests.sh ("the guest's writes"), at exactly these offsets
+ivshmem_expect() {
+	local d=$work/data e=$work/ivshmem.expected
+	cp --sparse=always "$work/ivshmem.orig" "$e"
+	printf '\x0d\xf0\xa5\xa5' > "$work/w1"
+	put "$work/w1" 0x100000 "$e"
+	printf '\xef\xbe' > "$work/w2"
+	put "$work/w2" 0x100006 "$e"
+	put "$d/text.txt" 0x40000003 "$e"
+	printf '\x3c\x3c\x3c\x3c\x3c\x3c\x3c' > "$work/w3"
+	put "$work/w3" 0x200001 "$e"
+	printf '\x42' > "$work/w4"
+	put "$work/w4" 0x7fffffff "$e"
+	put "$d/iv-a.bin" 0x300001 "$e"
+}
+
+echo "# guest $guest: kernel $kver, CLI $cli"
+vm_build_module "$kver" "$work"
+ivshmem_prepare
+cp --sparse=always "$shm" "$work/ivshmem.orig"
+files=()
+for f in env iv-a.bin iv-b.bin iv-c.bin rand64k text.txt; do
+	files+=("$work/data/$f:data/$f")
+done
+vm_build_initrd "$kver" "$work" "$cli" "$here/guest/tests.sh" "${files[@]}"
+
+vm_boot "$kver" "$work" "$shm" "$limit" > "$work/console.log"
+qemu_rc=$?
+
+status=0
+# the guest's TAP lines, with the host time they arrived at
+grep -E '^[0-9.]+ (ok |not ok |# |1\.\.|VM-)' "$work/console.log"
+boot=$(sed -n 's/^\([0-9.]*\) .*# pfnmap guest .*/\1/p' "$work/console.log")
+done_at=$(sed -n 's/^\([0-9.]*\) VM-SUMMARY .*/\1/p' "$work/console.log")
+summary=$(sed -n 's/^[0-9.]* VM-SUMMARY \([0-9]*\) \([0-9]*\)$/\1 \2/p' \
+	"$work/console.log")
+last=$(tail -n1 "$work/console.log" | cut -d' ' -f1)
+echo "# guest $guest: tests started ${boot:-never} s after QEMU started, finished ${done_at:-never} s, QEMU exited at ${last:-?} s (status $qemu_rc)"
+
+if [ "$qemu_rc" = 124 ] || [ "$qemu_rc" = 137 ]; then
+	echo "not ok - guest $guest: timed out after $limit s"
+	status=1
+fi
+if [ -z "$summary" ]; then
+	echo "not ok - guest $guest: no summary line; the last console lines:"
+	tail -n 40 "$work/console.log" | sed 's/^/#   /'
+	status=1
+else
+	read -r total failed <<< "$summary"
+	oks=$(grep -cE '^[0-9.]+ ok [0-9]+ ' "$work/console.log")
+	nots=$(grep -cE '^[0-9.]+ not ok [0-9]+ ' "$work/console.log")
+	if [ "$failed" != 0 ] || [ "$nots" != 0 ] ||
+		[ $((oks + nots)) != "$total" ]; then
+		status=1
+	fi
+	echo "# guest $guest: $total guest checks, $failed failed"
+fi
+
+# the ivshmem file: everything the host put there, and exactly the
+# guest's writes on top
+ivshmem_expect
+if cmp "$work/ivshmem.expected" "$shm" > "$work/cmp.out" 2>&1; then
+	echo "ok - host: the ivshmem file holds the host's data and exactly the guest's writes"
+else
+	echo "not ok - host: the ivshmem file differs from the expectation:"
+	cmp -l "$work/ivshmem.expected" "$shm" 2>&1 | head -n 20 | sed 's/^/#   /'
+	status=1
+fi
+
+echo "# guest $guest: $([ $status = 0 ] && echo PASS || echo FAIL)"
+exit $status
