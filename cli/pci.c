@@ -24,6 +24,33 @@
 static struct pci_access *pacc;
 static struct bar the_bar;
 
+/*
+ * The kind of BAR i: from the kernel's resource flags where libpci has them
+ * (the sysfs method); a BAR register's low bits are not enough, since the
+ * kernel gives legacy ranges (IDE ports) without them.
+ */
+static bool bar_has(struct pci_dev *d, int i, pciaddr_t kflag, pciaddr_t low)
+{
+	if (d->known_fields & PCI_FILL_IO_FLAGS)
+		return d->flags[i] & kflag;
+	return d->base_addr[i] & low;
+}
+
+static bool bar_io(struct pci_dev *d, int i)
+{
+	return bar_has(d, i, PCI_IORESOURCE_IO, BAR_IO);
+}
+
+static bool bar_64(struct pci_dev *d, int i)
+{
+	return bar_has(d, i, PCI_IORESOURCE_MEM_64, BAR_TYPE_64);
+}
+
+static bool bar_prefetch(struct pci_dev *d, int i)
+{
+	return bar_has(d, i, PCI_IORESOURCE_PREFETCH, BAR_PREFETCH);
+}
+
 static void PCI_NONRET pci_fatal(char *fmt, ...)
 {
 	char line[512];
@@ -114,7 +141,7 @@ static int matches(struct pci_filter *f, struct pci_dev **out, int max)
 static int parse_devspec(char *spec, struct pci_filter *f, int *index,
 			 const char *cmd)
 {
-	char *hash = strchr(spec, '#'), *msg;
+	char *hash = strchr(spec, '#'), *msg = NULL;
 
 	pci_filter_init(pacc, f);
 	*index = -1;
@@ -189,7 +216,7 @@ static void fill_bar_device(struct pci_dev *d, struct bar *b)
 static bool bar_is_upper(struct pci_dev *d, unsigned int i)
 {
 	return i > 0 && !d->size[i] && d->size[i - 1] &&
-	       (d->base_addr[i - 1] & (BAR_IO | BAR_TYPE_64)) == BAR_TYPE_64;
+	       !bar_io(d, i - 1) && bar_64(d, i - 1);
 }
 
 static int check_bar(const char *cmd, struct pci_dev *d, struct bar *b)
@@ -202,7 +229,7 @@ static int check_bar(const char *cmd, struct pci_dev *d, struct bar *b)
 		    "name it bar%u", cmd, i, b->slot, i - 1, i - 1);
 	else if (!d->size[i])
 		err("%s: %s has no bar%u (not implemented)", cmd, b->slot, i);
-	else if (base & BAR_IO)
+	else if (bar_io(d, i))
 		err("%s: bar%u of %s is an I/O-port BAR; pfnmap maps memory "
 		    "BARs only", cmd, i, b->slot);
 	else if (!(base & PCI_ADDR_MEM_MASK))
@@ -224,8 +251,8 @@ static int resolve_bar(const char *cmd, struct pci_dev *d, struct bar *b)
 		return r;
 	b->start = d->base_addr[i] & PCI_ADDR_MEM_MASK;
 	b->size = d->size[i];
-	b->is64 = d->base_addr[i] & BAR_TYPE_64;
-	b->prefetch = d->base_addr[i] & BAR_PREFETCH;
+	b->is64 = bar_64(d, i);
+	b->prefetch = bar_prefetch(d, i);
 	snprintf(b->file, sizeof(b->file), "%s/devices/%s/resource%u",
 		 pci_get_param(pacc, "sysfs.path"), b->slot, i);
 	return 0;
@@ -373,7 +400,7 @@ static bool has_mem_bar(struct pci_dev *d)
 	int i;
 
 	for (i = 0; i < 6; i++)
-		if (d->size[i] && !(d->base_addr[i] & BAR_IO))
+		if (d->size[i] && !bar_io(d, i))
 			return true;
 	return false;
 }
@@ -382,10 +409,10 @@ static void print_bar(const struct options *o, struct pci_dev *d,
 		      const struct bar *b, int i)
 {
 	pciaddr_t base = d->base_addr[i];
-	bool io = base & BAR_IO;
+	bool io = bar_io(d, i);
 	uint64_t start = base & (io ? PCI_ADDR_IO_MASK : PCI_ADDR_MEM_MASK);
-	const char *bits = io ? "-" : base & BAR_TYPE_64 ? "64" : "32";
-	const char *pf = io ? "-" : base & BAR_PREFETCH ? "prefetchable"
+	const char *bits = io ? "-" : bar_64(d, i) ? "64" : "32";
+	const char *pf = io ? "-" : bar_prefetch(d, i) ? "prefetchable"
 							 : "non-prefetchable";
 	char hs[32];
 

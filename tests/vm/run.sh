@@ -83,6 +83,12 @@ ivshmem_expect() {
 	printf '\x42' > "$work/w4"
 	put "$work/w4" 0x7fffffff "$e"
 	put "$d/iv-a.bin" 0x300001 "$e"
+	# by BAR name: 1af4:1110/bar2@...
+	printf '\x44\x33\x22\x11' > "$work/w5"
+	put "$work/w5" 0x500000 "$e"
+	printf '\x77\x77\x77\x77\x77' > "$work/w6"
+	put "$work/w6" 0x500011 "$e"
+	put "$d/text.txt" 0x600003 "$e"
 }
 
 echo "# guest $guest: kernel $kver, CLI $cli"

@@ -408,6 +408,130 @@ check "dump | load within BAR2: 64 KiB at an odd address, bit-exact" \
 	dump_is "$(hx $((IV + 0x300001)))+64K" /data/iv-a.bin -w 8
 
 # ---------------------------------------------------------------------------
+diag "PCI BAR identifiers and pfnmap bars (libpci)"
+pci_slot() {	# VENDOR DEVICE: the sysfs name of the first such device
+	local d
+	for d in /sys/bus/pci/devices/*; do
+		if [ "$(cat "$d/vendor")" = "$1" ] && [ "$(cat "$d/device")" = "$2" ]; then
+			basename "$d"
+			return
+		fi
+	done
+}
+# bars_from_sysfs SLOT: what `pfnmap -M bars SLOT` must print, read from
+# the kernel's sysfs resource file (an oracle independent of libpci)
+bars_from_sysfs() {
+	local d=/sys/bus/pci/devices/$1 i=0 s e f sz bits pre typ cls drv
+	cls=$(printf '%04x' $(($(cat "$d/class") >> 8)))
+	drv=-
+	[ -e "$d/driver" ] && drv=$(basename "$(readlink "$d/driver")")
+	while read -r s e f && [ $i -lt 6 ]; do
+		if [ $((e)) -gt $((s)) ] || [ $((s)) -ne 0 ]; then
+			sz=$((e - s + 1))
+			if [ $((f & 0x100)) -ne 0 ]; then
+				bits=- pre=- typ=io
+			else
+				bits=32 typ=memory pre=non-prefetchable
+				[ $((f & 0x4)) -ne 0 ] && bits=64
+				[ $((f & 0x8)) -ne 0 ] && pre=prefetchable
+			fi
+			echo "$1 $(cut -c3- "$d/vendor"):$(cut -c3- "$d/device") $cls bar$i $(hx $((s))) $(hx $sz) $bits $pre $typ $drv"
+		fi
+		i=$((i + 1))
+	done < "$d/resource"
+}
+ES=$(pci_slot 0x1234 0x11e8)
+IS=$(pci_slot 0x1af4 0x1110)
+diag "edu at $ES, ivshmem at $IS"
+expect_out "edu by slot $ES/bar0: ID register" 0x010000ed pf read "$ES/bar0"
+expect_out "edu by short slot ${ES#0000:}/bar0" 0x010000ed pf read "${ES#0000:}/bar0"
+expect_out "edu by vendor:device 1234:11e8/bar0" 0x010000ed pf read 1234:11e8/bar0
+expect_out "edu by 1234:11e8#0/bar0@0x0" 0x010000ed pf read 1234:11e8#0/bar0@0x0
+pf write 1234:11e8/bar0@0x4 0x0ff00ff0
+expect_out "liveness register by name: the complement" 0xf00ff00f \
+	pf read "${ES#0000:}/bar0@4"
+check "devmem agrees on the liveness register" \
+	[ "$(devmem $((EDU + 4)) 32 | tr A-F a-f)" = 0xf00ff00f ]
+pf -n read 1234:11e8/bar0@4 2> /tmp/err
+check "auto cache of the non-prefetchable edu BAR is uc" \
+	grep -q 'cache uc, width 32$' /tmp/err
+check "ivshmem host data by name 1af4:1110/bar2@0x1000+64K: bit-exact" \
+	dump_is 1af4:1110/bar2@0x1000+64K /data/iv-a.bin
+pf -n dump "$IS/bar2@0x1000+64K" > /dev/null 2> /tmp/err
+check "auto cache of the prefetchable ivshmem BAR2 is wc" \
+	grep -q 'cache wc, width 32$' /tmp/err
+# the guest's writes by name: tests/vm/run.sh expects exactly these
+pf write "$IS/bar2@0x500000" 0x11223344
+pf -w 8 fill "1af4:1110/bar2@0x500011+5" 0x77
+pf -w 8 load "${IS#0000:}/bar2@0x600003" /data/text.txt
+expect_out "BAR2@0x500000 by name reads back" 0x11223344 \
+	pf read 1af4:1110/bar2@0x500000
+expect_out "the same through its physical address" 0x11223344 \
+	pf read "$(hx $((IV + 0x500000)))"
+pf -M bars "$ES" > /tmp/bars
+bars_from_sysfs "$ES" > /tmp/want
+check "bars -M $ES = the kernel's sysfs resource file" cmp /tmp/bars /tmp/want
+pf -M bars 1af4:1110 > /tmp/bars
+bars_from_sysfs "$IS" > /tmp/want
+check "bars -M 1af4:1110 = the kernel's sysfs resource file" cmp /tmp/bars /tmp/want
+check "bars -M: ivshmem BAR2 is 64-bit, prefetchable, above 4 GiB" \
+	grep -qx "$IS 1af4:1110 [0-9a-f]* bar2 $(hx $IV) 0x80000000 64 prefetchable memory -" /tmp/bars
+pf bars > /tmp/bars
+check "bars lists edu with its BAR0 address" sh -c \
+	"grep -q '^$ES 1234:11e8 ' /tmp/bars && grep -q '^  bar0  0x$(printf %016x $((EDU)))-' /tmp/bars"
+check "bars lists ivshmem with its BAR2 address" sh -c \
+	"grep -q '^$IS 1af4:1110 ' /tmp/bars && grep -q '^  bar2  0x$(printf %016x $IV)-0x$(printf %016x $((IV + 0x7fffffff)))  2G    64-bit prefetchable memory$' /tmp/bars"
+pf info 1af4:1110/bar2 > /tmp/info
+check "info names the device, the BAR and its range" sh -c \
+	"grep -q '^device: $IS 1af4:1110 ' /tmp/info && grep -qx 'bar: bar2 $(hx $IV)-$(hx $((IV + 0x7fffffff))), size 0x80000000, 64-bit, prefetchable' /tmp/info && grep -qx 'region: $(hx $IV)-$(hx $((IV + 0x7fffffff)))' /tmp/info"
+expect_err "unknown device" 64 \
+	"pfnmap: read: no PCI device matches '00:1f.7' (see pfnmap bars)" \
+	pf read 00:1f.7/bar0
+expect_err "unknown vendor:device" 64 \
+	"pfnmap: read: no PCI device matches '1234:9999' (see pfnmap bars)" \
+	pf read 1234:9999/bar0
+nf0=$(ls /sys/bus/pci/devices | grep -c '\.0$')
+expect_err "ambiguous device" 64 \
+	"pfnmap: read: '*:*.0' matches $nf0 PCI devices; name one by [DOMAIN:]BUS:DEV.FN" \
+	pf read '*:*.0/bar0'
+expect_err "#N beyond the matches" 64 \
+	"pfnmap: read: '1234:11e8#1': only 1 device matches (#0 to #0)" \
+	pf read 1234:11e8#1/bar0
+expect_err "BAR index out of range" 64 \
+	"pfnmap: read: '1234:11e8/bar6': the BAR is bar0 to bar5, optionally followed by @OFFSET and +SIZE" \
+	pf read 1234:11e8/bar6
+expect_err "the upper half of the 64-bit BAR2" 64 \
+	"pfnmap: read: bar3 of $IS is the upper half of the 64-bit bar2; name it bar2" \
+	pf read 1af4:1110/bar3
+expect_err "a BAR the device does not implement" 64 \
+	"pfnmap: read: $ES has no bar1 (not implemented)" \
+	pf read 1234:11e8/bar1
+expect_err "offset beyond the BAR" 64 \
+	"pfnmap: read: '1234:11e8/bar0@0x100000': offset 0x100000 lies beyond bar0 (size 0x100000)" \
+	pf read 1234:11e8/bar0@0x100000
+expect_err "offset + size beyond the BAR" 64 \
+	"pfnmap: dump: '1234:11e8/bar0@0xffffc+8': 0x8 bytes from offset 0xffffc run past the end of bar0 (size 0x100000)" \
+	pf dump 1234:11e8/bar0@0xffffc+8
+io=
+for d in /sys/bus/pci/devices/*; do
+	i=0
+	while read -r s e f && [ $i -lt 6 ]; do
+		if [ -z "$io" ] && [ $((f & 0x100)) -ne 0 ] && [ $((e)) -gt $((s)) ]; then
+			io="$(basename "$d") $i"
+		fi
+		i=$((i + 1))
+	done < "$d/resource"
+done
+if [ -n "$io" ]; then
+	set -- $io
+	expect_err "an I/O-port BAR ($1/bar$2)" 64 \
+		"pfnmap: read: bar$2 of $1 is an I/O-port BAR; pfnmap maps memory BARs only" \
+		pf read "$1/bar$2"
+else
+	skip "an I/O-port BAR" "no device with one in this guest"
+fi
+
+# ---------------------------------------------------------------------------
 diag "cache types: what PAT tracks while a pfnmap process maps the range"
 cache_check "hidden auto" auto $H 0x400000 write-back \
 	"pfnmap: dump: the kernel applied wb: bulk copies" $M
