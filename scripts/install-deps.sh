@@ -34,7 +34,7 @@ dpkg --add-architecture i386
 add_backports
 apt_get update
 
-pkgs=(build-essential cmake pkg-config gcc-multilib
+pkgs=(build-essential cmake pkg-config gcc-multilib valgrind
       libpci-dev libkmod-dev libcmocka-dev
       libpci-dev:i386 libkmod-dev:i386 libcmocka-dev:i386
       bsdextrautils xxd kmod pciutils

@@ -24,20 +24,22 @@ if [ $# -lt 1 ] || [ $# -gt 2 ]; then
 fi
 PFNMAP=$(realpath -e -- "$1") || exit 2
 FILTER=${2:-}
-TS_TOPDIR=$(cd -- "$(dirname -- "$0")" && pwd) || exit 2
+# The suite: ts/ and expected/ here, or in $TS_SUITE (tests/pci uses this
+# runner with its own scripts and a functions.sh that sources this one's)
+TS_TOPDIR=$(cd -- "${TS_SUITE:-$(dirname -- "$0")}" && pwd) || exit 2
 export PFNMAP TS_TOPDIR
 export PFNMAP_TEST_RUNNER=${PFNMAP_TEST_RUNNER:-}
 # the messages compared are the C locale's
 export LC_ALL=C
 unset PFNMAP_IOMEM
 
-TS_TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/pfnmap-cli.XXXXXX") || exit 2
+TS_TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/pfnmap-$(basename -- "$TS_TOPDIR").XXXXXX") || exit 2
 if [ "${PFNMAP_TEST_KEEP:-}" != 1 ]; then
 	trap 'rm -rf -- "$TS_TMPDIR"' EXIT
 fi
 
 # shellcheck source=functions.sh
-. "$TS_TOPDIR/functions.sh"
+. "$TS_TOPDIR/functions.sh"	# the suite's; tests/pci's sources tests/cli's
 
 # Under an emulator, find out what it cannot do (qemu-user 7.2 truncates
 # mmap offsets to 32 bits and reports wrong si_addr for SIGBUS); the tests
