@@ -60,7 +60,8 @@ static const struct argp_option options[] = {
 	{ NULL, 'A', "METHOD", 0,
 	  "libpci access method, as lspci -A", 4 },
 	{ NULL, 'O', "NAME=VALUE", 0,
-	  "libpci parameter, as lspci -O (e.g. sysfs.path=DIR)", 4 },
+	  "libpci parameter, as lspci -O (e.g. sysfs.path=DIR); "
+	  "repeatable", 4 },
 	{ NULL, 0, NULL, 0, "Messages:", 5 },
 	{ "verbose", 'v', NULL, 0,
 	  "Say what is mapped: PFNs, pages, cache types", 5 },
@@ -77,14 +78,13 @@ static const char doc[] =
 	"  hexdump REGION        hex and ASCII like hexdump -C, physical "
 	"addresses\n"
 	"  fill    REGION VALUE  repeat VALUE (of --width) over REGION\n"
-	"  load    REGION [FILE] copy FILE or stdin into REGION, no more than "
-	"fits\n"
+	"  load    REGION [FILE] copy FILE (- or none: stdin) into REGION, "
+	"no more than fits\n"
 	"  read    ADDR          one value of --width, printed as 0x%0Nx\n"
 	"  write   ADDR VALUE    store one value of --width\n"
-	"  info    REGION        PFNs, pages, owner in /proc/iomem, RAM or not, "
-	"cache type; maps nothing\n"
-	"  bars    [FILTER]      PCI devices and their BARs (address, size, "
-	"64-bit, prefetchable), via libpci\n"
+	"  info    REGION        PFNs, pages, /proc/iomem owner, cache type; "
+	"maps nothing\n"
+	"  bars    [FILTER]      PCI devices and their BARs, via libpci\n"
 	"\n"
 	"Regions: START+SIZE, START-END (END inclusive) or START. Numbers are "
 	"0x hex or decimal, with K, M, G, T (or KiB, MiB, GiB, TiB) for powers "
@@ -96,11 +96,10 @@ static const char doc[] =
 	"prefetchable ones.\n"
 	"\n"
 	"Exit status: 0 success; 1 an input or output failed, or the input "
-	"was short; 2 the helper or the kernel refused the mapping; 3 "
-	"/dev/pfnmap or the --device could not be opened or the helper not "
-	"loaded (2 also: writing into the BARs of a device with a driver "
-	"without --force); 4 a bus error or fault while touching the mapping; 64 a bad "
-	"command line.";
+	"was short; 2 the helper or the kernel refused the mapping, or a write "
+	"into the BARs of a device with a driver lacks --force; 3 /dev/pfnmap "
+	"or the --device could not be opened or the helper not loaded; 4 a bus "
+	"error or fault while touching the mapping; 64 a bad command line.";
 
 struct parsed {
 	struct options o;

@@ -39,7 +39,8 @@ pkgs=(build-essential cmake pkg-config gcc-multilib valgrind
       libpci-dev:i386 libkmod-dev:i386 libcmocka-dev:i386
       bsdextrautils xxd kmod pciutils
       qemu-user
-      linux-headers-amd64 linux-headers-686-pae:i386)
+      linux-headers-amd64 linux-headers-686-pae:i386
+      mandoc groff-base man-db bash-completion zsh fish dkms)
 [ $want_vm = 1 ] && pkgs+=(qemu-system-x86 busybox-static cpio
 			   linux-image-amd64 linux-image-686-pae:i386)
 apt_get install --no-install-recommends "${pkgs[@]}"
@@ -58,7 +59,7 @@ if [ $want_vm = 1 ] && [ ! -x /usr/lib/pfnmap-i386/busybox ]; then
 	rm -rf "$tmp"
 fi
 
-# --vm: everything tests/vm/ needs must now be there; CI runs on a fresh
+# VM: everything tests/vm/ needs must now be there; CI runs on a fresh
 # machine, and the guest tests fail (never skip) when something is missing
 if [ $want_vm = 1 ]; then
 	missing=()

@@ -8,8 +8,8 @@
 # Boots Debian's 6.1 amd64 kernel under QEMU (TCG, about 15 s) with the
 # helper built against its headers and CLI (default: build/cli/pfnmap),
 # and shows `pfnmap info`, `fill`, `load`, `dump | hexdump -C`, `hexdump`
-# and `read` of the edu device's ID register there. Needs what
-# `scripts/install-deps.sh --vm` installs.
+# there, then `bars` and the edu device's registers by BAR identifier.
+# Needs what `scripts/install-deps.sh` installs.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)

@@ -33,7 +33,7 @@ vm_kernel() {
 		best=$(printf '%s\n%s\n' "$best" "$v" | sed '/^$/d' | sort -V |
 			tail -n1)
 	done
-	[ -n "$best" ] || vm_die "guest $1: no kernel $pat with /boot/vmlinuz-* and /lib/modules/*/build; run scripts/install-deps.sh --vm"
+	[ -n "$best" ] || vm_die "guest $1: no kernel $pat with /boot/vmlinuz-* and /lib/modules/*/build; run scripts/install-deps.sh"
 	printf '%s\n' "$best"
 }
 
@@ -46,12 +46,12 @@ vm_check_host() {
 	local kver=$1 t
 	for t in qemu-system-x86_64 cpio gzip gcc make readelf timeout; do
 		command -v "$t" > /dev/null ||
-			vm_die "$t is missing; run scripts/install-deps.sh --vm"
+			vm_die "$t is missing; run scripts/install-deps.sh"
 	done
 	[ -r "/boot/vmlinuz-$kver" ] ||
 		vm_die "/boot/vmlinuz-$kver is not readable (run as root, or chmod a+r it)"
 	[ -x "$(vm_busybox "$kver")" ] ||
-		vm_die "no busybox for $kver ($(vm_busybox "$kver")); run scripts/install-deps.sh --vm"
+		vm_die "no busybox for $kver ($(vm_busybox "$kver")); run scripts/install-deps.sh"
 }
 
 vm_busybox() {
@@ -123,6 +123,11 @@ vm_build_initrd() {
 		vm_die "$cli is not a $([ ${#m32[@]} = 0 ] && echo 64 || echo 32)-bit program, as kernel $kver needs"
 	cp "$(vm_busybox "$kver")" "$root/bin/busybox"
 	cp "$cli" "$root/bin/pfnmap"
+	# the PCI names libpci looks up, as on the host (package pci.ids)
+	[ -r /usr/share/misc/pci.ids ] ||
+		vm_die "no /usr/share/misc/pci.ids; run scripts/install-deps.sh"
+	mkdir -p "$root/usr/share/misc"
+	cp /usr/share/misc/pci.ids "$root/usr/share/misc/"
 	vm_copy_libs "$cli" "$root" "$libdir"
 	cp "$work/kmod/pfnmap.ko" "$root/pfnmap.ko"
 	gcc "${m32[@]}" -D_FILE_OFFSET_BITS=64 -O2 -Wall -Wextra -Werror -static \

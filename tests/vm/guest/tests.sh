@@ -481,7 +481,17 @@ check "bars lists edu with its BAR0 address" sh -c \
 	"grep -q '^$ES 1234:11e8 ' /tmp/bars && grep -q '^  bar0  0x$(printf %016x $((EDU)))-' /tmp/bars"
 check "bars lists ivshmem with its BAR2 address" sh -c \
 	"grep -q '^$IS 1af4:1110 ' /tmp/bars && grep -q '^  bar2  0x$(printf %016x $IV)-0x$(printf %016x $((IV + 0x7fffffff)))  2G    64-bit prefetchable memory$' /tmp/bars"
+# pci.ids, read here with awk, is the oracle for the names libpci gives
+ivname=$(awk '/^1af4 /{v=substr($0, 7); next}
+	/^[0-9a-f]/{v=""} v != "" && /^\t1110 /{print v " " substr($0, 8); exit}' \
+	/usr/share/misc/pci.ids)
+check "pci.ids names ivshmem (the oracle for the names)" \
+	test "$ivname" = "Red Hat, Inc. Inter-VM shared memory"
+check "bars names ivshmem as pci.ids does" \
+	grep -q "^$IS 1af4:1110 $ivname \[0500\] driver: none$" /tmp/bars
 pf info 1af4:1110/bar2 > /tmp/info
+check "info names ivshmem as pci.ids does" \
+	grep -qx "device: $IS 1af4:1110 $ivname" /tmp/info
 check "info names the device, the BAR and its range" sh -c \
 	"grep -q '^device: $IS 1af4:1110 ' /tmp/info && grep -qx 'bar: bar2 $(hx $IV)-$(hx $((IV + 0x7fffffff))), size 0x80000000, 64-bit, prefetchable' /tmp/info && grep -qx 'region: $(hx $IV)-$(hx $((IV + 0x7fffffff)))' /tmp/info"
 expect_err "unknown device" 64 \

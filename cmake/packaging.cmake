@@ -1,0 +1,148 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Everything `cmake --install` puts besides the binary (cli/ installs
+# bin/pfnmap), and the Debian packages, made by `cpack -G DEB` in the build
+# directory:
+#
+#   pfnmap        the tool, its man pages, its shell completions, the udev
+#                 rule for /dev/pfnmap and example files; Depends from
+#                 dpkg-shlibdeps
+#   pfnmap-dkms   the helper's sources as a DKMS tree, /usr/src/pfnmap-VERSION,
+#                 with dkms.conf; Architecture: all, Depends: dkms
+#
+# Every destination below is relative to the install prefix (/usr for the
+# packages and for `cmake --install build --prefix /usr`) unless it is set
+# to an absolute path. scripts/ci-packages.sh builds, installs and checks
+# the packages; tests/docs/install.sh checks `cmake --install`.
+include_guard(GLOBAL)
+
+# cli/ installs the binary without a COMPONENT, into CMake's default
+# component "Unspecified": the tool's other files go there too, and the
+# component becomes the package pfnmap.
+set(PFNMAP_TOOL_COMPONENT Unspecified)
+set(PFNMAP_DKMS_COMPONENT dkms)
+
+# --- where the files go ----------------------------------------------------
+# bash-completion's own directory, made relative to its prefix
+set(_pfnmap_bashcomp "${CMAKE_INSTALL_DATADIR}/bash-completion/completions")
+pkg_get_variable(_pfnmap_bc_dir bash-completion completionsdir)
+pkg_get_variable(_pfnmap_bc_prefix bash-completion prefix)
+if(_pfnmap_bc_dir AND _pfnmap_bc_prefix)
+	string(LENGTH "${_pfnmap_bc_prefix}/" _len)
+	string(SUBSTRING "${_pfnmap_bc_dir}" 0 ${_len} _head)
+	if(_head STREQUAL "${_pfnmap_bc_prefix}/")
+		string(SUBSTRING "${_pfnmap_bc_dir}" ${_len} -1 _pfnmap_bashcomp)
+	endif()
+endif()
+set(PFNMAP_BASH_COMPLETION_DIR "${_pfnmap_bashcomp}" CACHE STRING
+	"bash completions (bash-completion's completionsdir)")
+set(PFNMAP_ZSH_COMPLETION_DIR
+	"${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions" CACHE STRING
+	"zsh completions (Debian's vendor-completions)")
+set(PFNMAP_FISH_COMPLETION_DIR
+	"${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d" CACHE STRING
+	"fish completions")
+set(PFNMAP_UDEV_RULES_DIR "lib/udev/rules.d" CACHE STRING
+	"udev rules (/usr/lib/udev/rules.d with the prefix /usr)")
+set(PFNMAP_DKMS_SOURCE_DIR "src" CACHE STRING
+	"DKMS source trees (/usr/src with the prefix /usr; DKMS reads no other)")
+set(PFNMAP_DOC_DIR "${CMAKE_INSTALL_DATADIR}/doc/pfnmap")
+
+# --- the tool --------------------------------------------------------------
+set(_c COMPONENT ${PFNMAP_TOOL_COMPONENT})
+install(FILES man/pfnmap.8 DESTINATION ${CMAKE_INSTALL_MANDIR}/man8 ${_c})
+install(FILES man/pfnmap.4 DESTINATION ${CMAKE_INSTALL_MANDIR}/man4 ${_c})
+install(FILES completions/pfnmap.bash RENAME pfnmap
+	DESTINATION ${PFNMAP_BASH_COMPLETION_DIR} ${_c})
+install(FILES completions/_pfnmap DESTINATION ${PFNMAP_ZSH_COMPLETION_DIR} ${_c})
+install(FILES completions/pfnmap.fish
+	DESTINATION ${PFNMAP_FISH_COMPLETION_DIR} ${_c})
+install(FILES packaging/60-pfnmap.rules DESTINATION ${PFNMAP_UDEV_RULES_DIR} ${_c})
+install(FILES packaging/modules-load.d/pfnmap.conf
+	DESTINATION ${PFNMAP_DOC_DIR}/examples/modules-load.d ${_c})
+install(FILES packaging/modprobe.d/pfnmap.conf
+	DESTINATION ${PFNMAP_DOC_DIR}/examples/modprobe.d ${_c})
+install(FILES README.md DESTINATION ${PFNMAP_DOC_DIR} ${_c})
+install(FILES LICENSE DESTINATION ${PFNMAP_DOC_DIR} RENAME copyright ${_c})
+
+# --- the helper's sources, for DKMS ----------------------------------------
+# What Kbuild needs (as kmod/CMakeLists.txt copies it): *.c, *.h with uapi/,
+# Kbuild, Makefile; no leftovers of an in-tree build.
+set(_c COMPONENT ${PFNMAP_DKMS_COMPONENT})
+set(PFNMAP_DKMS_TREE ${PFNMAP_DKMS_SOURCE_DIR}/pfnmap-${PROJECT_VERSION})
+file(GLOB_RECURSE _pfnmap_kmod_files RELATIVE ${PROJECT_SOURCE_DIR}/kmod
+	CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/kmod/*.c
+	${PROJECT_SOURCE_DIR}/kmod/*.h ${PROJECT_SOURCE_DIR}/kmod/Kbuild
+	${PROJECT_SOURCE_DIR}/kmod/Makefile)
+list(FILTER _pfnmap_kmod_files EXCLUDE REGEX "(^|/)\\.|\\.mod\\.c$")
+foreach(f IN LISTS _pfnmap_kmod_files)
+	get_filename_component(d ${f} DIRECTORY)
+	install(FILES kmod/${f} DESTINATION ${PFNMAP_DKMS_TREE}/${d} ${_c})
+endforeach()
+configure_file(packaging/dkms.conf.in
+	${PROJECT_BINARY_DIR}/packaging/dkms.conf @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/packaging/dkms.conf
+	DESTINATION ${PFNMAP_DKMS_TREE} ${_c})
+install(FILES LICENSE DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/pfnmap-dkms
+	RENAME copyright ${_c})
+
+# --- Debian packages -------------------------------------------------------
+foreach(s postinst prerm)
+	configure_file(packaging/debian/pfnmap-dkms.${s}.in
+		${PROJECT_BINARY_DIR}/packaging/debian/dkms/${s} @ONLY)
+	file(CHMOD ${PROJECT_BINARY_DIR}/packaging/debian/dkms/${s}
+		FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE
+		GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+endforeach()
+
+set(CPACK_PACKAGE_NAME pfnmap)
+set(CPACK_PACKAGE_VENDOR pfnmap)
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+# Each package's description below starts with its own summary line. CPackDeb
+# would put CPACK_PACKAGE_DESCRIPTION_SUMMARY (the project's description)
+# in front of both, unless it is CPack's default, which it leaves out.
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${CMAKE_PROJECT_NAME} built using CMake")
+set(CPACK_PACKAGE_CONTACT
+	"pfnmap developers <https://github.com/pfnmap/pfnmap/issues>")
+set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
+set(CPACK_PACKAGE_FILE_NAME pfnmap-${PROJECT_VERSION})
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_DEB_COMPONENT_INSTALL ON)
+set(CPACK_COMPONENTS_ALL ${PFNMAP_TOOL_COMPONENT} ${PFNMAP_DKMS_COMPONENT})
+set(CPACK_DEBIAN_PACKAGE_HOMEPAGE https://github.com/pfnmap/pfnmap)
+set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
+
+string(TOUPPER ${PFNMAP_TOOL_COMPONENT} _t)
+set(CPACK_DEBIAN_${_t}_PACKAGE_NAME pfnmap)
+set(CPACK_DEBIAN_${_t}_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_${_t}_PACKAGE_SECTION admin)
+set(CPACK_DEBIAN_${_t}_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_${_t}_PACKAGE_RECOMMENDS pfnmap-dkms)
+set(CPACK_DEBIAN_${_t}_DESCRIPTION
+"see and poke physical memory and PCI BARs by page frame number
+pfnmap maps physical address ranges, such as memory hidden from the kernel
+with memmap= or the MMIO registers behind a PCI BAR, through its helper
+module's /dev/pfnmap, and dumps, fills, loads, hexdumps, reads or writes
+them, with exact access widths and cache types. Physical addresses are
+64-bit everywhere, also on 32-bit PAE kernels. The helper module comes
+with pfnmap-dkms.")
+
+string(TOUPPER ${PFNMAP_DKMS_COMPONENT} _t)
+set(CPACK_DEBIAN_${_t}_PACKAGE_NAME pfnmap-dkms)
+set(CPACK_DEBIAN_${_t}_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_${_t}_PACKAGE_ARCHITECTURE all)
+set(CPACK_DEBIAN_${_t}_PACKAGE_SECTION kernel)
+set(CPACK_DEBIAN_${_t}_PACKAGE_DEPENDS dkms)
+set(CPACK_DEBIAN_${_t}_PACKAGE_SHLIBDEPS OFF)
+set(CPACK_DEBIAN_${_t}_PACKAGE_CONTROL_EXTRA
+	${PROJECT_BINARY_DIR}/packaging/debian/dkms/postinst
+	${PROJECT_BINARY_DIR}/packaging/debian/dkms/prerm)
+set(CPACK_DEBIAN_${_t}_PACKAGE_CONTROL_STRICT_PERMISSION TRUE)
+set(CPACK_DEBIAN_${_t}_DESCRIPTION
+"pfnmap helper module, DKMS sources
+The kernel module behind /dev/pfnmap, which pfnmap maps physical memory
+through: its sources and dkms.conf, for DKMS to build and install it for
+each kernel (with that kernel's headers installed).")
+
+include(CPack)

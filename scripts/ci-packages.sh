@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# scripts/ci-packages.sh BUILD_DIR
+#
+# The Debian packages, end to end, as root on a Debian 12 machine that
+# scripts/install-deps.sh has prepared and where BUILD_DIR is a configured
+# build (scripts/test.sh's build/):
+#   - cpack -G DEB in BUILD_DIR: pfnmap_VERSION_ARCH.deb, pfnmap-dkms_VERSION_all.deb
+#   - apt-get install ./both.deb (pfnmap-dkms's postinst adds the module to
+#     DKMS and builds it for the kernels whose headers are installed)
+#   - every file lands where it should (dpkg -L), the installed pfnmap runs,
+#     man finds its pages, bash, zsh and fish find the completions
+#   - dkms build and dkms install pfnmap/VERSION for the newest 6.1 amd64
+#     kernel in /lib/modules, from the installed /usr/src/pfnmap-VERSION
+#   - apt-get purge both, which takes the module out of DKMS again
+# The packages are purged on failure too. Exit status 0 when all is well.
+set -euo pipefail
+
+if [ $# != 1 ] || [ ! -e "$1/CMakeCache.txt" ]; then
+	echo "usage: scripts/ci-packages.sh BUILD_DIR (a configured build)" >&2
+	exit 64
+fi
+if [ "$(id -u)" != 0 ]; then
+	echo "ci-packages: needs root (apt-get install, dkms)" >&2
+	exit 1
+fi
+build=$(cd "$1" && pwd)
+
+export DEBIAN_FRONTEND=noninteractive
+apt_get() { apt-get -y -q -o Dpkg::Use-Pty=0 "$@"; }
+say() { printf 'ci-packages: %s\n' "$*"; }
+die() { printf 'ci-packages: FAIL: %s\n' "$*" >&2; exit 1; }
+
+version=$(sed -n 's/^CMAKE_PROJECT_VERSION:[A-Z]*=//p' "$build/CMakeCache.txt")
+[ -n "$version" ] || die "no CMAKE_PROJECT_VERSION in $build/CMakeCache.txt"
+arch=$(dpkg --print-architecture)
+
+# The newest 6.1 amd64 kernel with a build directory
+kver=$(for d in /lib/modules/6.1.*-amd64; do
+	if [ -e "$d/build/Makefile" ]; then echo "${d#/lib/modules/}"; fi
+done | sort -V | tail -n1)
+[ -n "$kver" ] || die "no 6.1 amd64 kernel with headers in /lib/modules (linux-headers-amd64)"
+
+purge() {
+	local p installed=()
+	for p in pfnmap pfnmap-dkms; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'installed' &&
+			installed+=("$p")
+	done
+	if [ ${#installed[@]} -gt 0 ]; then
+		apt_get purge "${installed[@]}"
+	fi
+}
+# a package left over from an earlier run would not be reinstalled
+purge
+# shellcheck disable=SC2154 # rc is set in the trap
+trap 'rc=$?; [ $rc = 0 ] || { say "failed; removing the packages"; purge || true; }' EXIT
+
+say "building pfnmap $version packages in $build"
+rm -f "$build"/pfnmap*.deb
+(cd "$build" && cpack -G DEB)
+tool=$build/pfnmap_${version}_${arch}.deb
+dkmsdeb=$build/pfnmap-dkms_${version}_all.deb
+[ -e "$tool" ] || die "cpack made no $tool"
+[ -e "$dkmsdeb" ] || die "cpack made no $dkmsdeb"
+dpkg-deb -f "$tool" Depends | grep -q libpci3 ||
+	die "pfnmap's Depends lack the shared libraries: $(dpkg-deb -f "$tool" Depends)"
+[ "$(dpkg-deb -f "$dkmsdeb" Architecture)" = all ] || die "pfnmap-dkms is not Architecture: all"
+[ "$(dpkg-deb -f "$dkmsdeb" Depends)" = dkms ] || die "pfnmap-dkms does not depend on dkms"
+
+say "installing $(basename "$tool") $(basename "$dkmsdeb")"
+apt_get install --no-install-recommends "$tool" "$dkmsdeb"
+
+# Every file where it should be, and in the package it belongs to
+bashcomp=$(pkg-config --variable=completionsdir bash-completion 2>/dev/null ||
+	echo /usr/share/bash-completion/completions)
+check_files() {
+	local pkg=$1 f list
+	shift
+	list=$(dpkg -L "$pkg")
+	for f in "$@"; do
+		grep -qxF -- "$f" <<<"$list" || die "dpkg -L $pkg: no $f"
+		[ -f "$f" ] || die "$f (of $pkg) is not on disk"
+	done
+	say "dpkg -L $pkg: all $# files in place"
+}
+check_files pfnmap /usr/bin/pfnmap /usr/share/man/man8/pfnmap.8 \
+	/usr/share/man/man4/pfnmap.4 "$bashcomp/pfnmap" \
+	/usr/share/zsh/vendor-completions/_pfnmap \
+	/usr/share/fish/vendor_completions.d/pfnmap.fish \
+	/usr/lib/udev/rules.d/60-pfnmap.rules \
+	/usr/share/doc/pfnmap/examples/modules-load.d/pfnmap.conf \
+	/usr/share/doc/pfnmap/examples/modprobe.d/pfnmap.conf
+src=/usr/src/pfnmap-$version
+check_files pfnmap-dkms "$src/dkms.conf" "$src/Kbuild" "$src/Makefile" \
+	"$src/pfnmap.c" "$src/compat.h" "$src/uapi/pfnmap.h"
+[ ! -e /etc/modules-load.d/pfnmap.conf ] ||
+	die "/etc/modules-load.d/pfnmap.conf exists: the example must not be active"
+
+out=$(/usr/bin/pfnmap --version)
+[ "$out" = "pfnmap $version" ] || die "pfnmap --version: '$out'"
+say "pfnmap --version: $out"
+out=$(man -w pfnmap)
+[ "$out" = /usr/share/man/man8/pfnmap.8 ] || die "man -w pfnmap: '$out'"
+out=$(man -w 4 pfnmap)
+[ "$out" = /usr/share/man/man4/pfnmap.4 ] || die "man -w 4 pfnmap: '$out'"
+say "man -w pfnmap, man -w 4 pfnmap: found"
+
+# The shells find the completions where the package put them
+out=$(bash -c '. /usr/share/bash-completion/bash_completion
+	_completion_loader pfnmap; complete -p pfnmap' 2>&1)
+[ "$out" = "complete -F _pfnmap pfnmap" ] || die "bash: '$out'"
+out=$(zsh -fc 'autoload -Uz compinit; compinit -u -D; print -r -- $_comps[pfnmap]')
+[ "$out" = _pfnmap ] || die "zsh: \$_comps[pfnmap] is '$out'"
+fishhome=$(mktemp -d)
+out=$(HOME=$fishhome XDG_CONFIG_HOME=$fishhome/.config XDG_DATA_HOME=$fishhome/.local \
+	fish -c 'complete -C "pfnmap --vers"' | cut -f1)
+rm -rf "$fishhome"
+[ "$out" = --version ] || die "fish: 'pfnmap --vers' completes to '$out'"
+say "bash, zsh and fish load the installed completions"
+
+# DKMS, from the installed tree
+# (whole outputs: `dkms ... | grep -q` would end dkms by SIGPIPE)
+st=$(dkms status -m pfnmap -v "$version")
+[ -n "$st" ] || die "pfnmap-dkms's postinst did not add pfnmap/$version to DKMS"
+say "dkms status after the install:"
+printf '%s\n' "$st"
+# The postinst has built it for the kernels with headers; build it afresh
+if grep -qF ", $kver," <<<"$st"; then
+	dkms unbuild "pfnmap/$version" -k "$kver"
+fi
+say "dkms build pfnmap/$version -k $kver"
+dkms build "pfnmap/$version" -k "$kver"
+dkms install "pfnmap/$version" -k "$kver"
+ko=/lib/modules/$kver/updates/dkms/pfnmap.ko
+[ -e "$ko" ] || [ -e "$ko.xz" ] || [ -e "$ko.zst" ] || [ -e "$ko.gz" ] ||
+	die "dkms install put no pfnmap.ko into /lib/modules/$kver/updates/dkms"
+vermagic=$(modinfo -F vermagic "$(ls "$ko"*)")
+[ "${vermagic%% *}" = "$kver" ] || die "pfnmap.ko has vermagic '$vermagic'"
+st=$(dkms status -m pfnmap -v "$version" -k "$kver")
+[[ $st == *": installed"* ]] || die "dkms status for $kver: '$st'"
+say "dkms: pfnmap/$version built and installed for $kver"
+
+say "removing the packages"
+apt_get purge pfnmap pfnmap-dkms
+[ ! -e "$src" ] || die "$src is still there after the purge"
+ls "$ko"* >/dev/null 2>&1 && die "$ko is still there after the purge"
+[ -z "$(dkms status -m pfnmap)" ] || die "DKMS still knows pfnmap: $(dkms status -m pfnmap)"
+say "all is well"

@@ -1,0 +1,103 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# bash-completion.sh COMPLETION_FILE [BASH_COMPLETION_SCRIPT]
+#
+# The bash completion, as git's completion tests do it: set COMP_WORDS,
+# COMP_CWORD, COMP_LINE and COMP_POINT as readline would for a command line,
+# call _pfnmap and compare COMPREPLY with what it must be. PCI BARs come
+# from a fake sysfs tree (PFNMAP_SYSFS, and -O sysfs.path=DIR).
+set -uo pipefail
+
+comp_file=$(realpath -- "$1")
+bc=${2:-/usr/share/bash-completion/bash_completion}
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=comp-lib.sh
+. "$here/comp-lib.sh"
+
+if [ ! -r "$bc" ]; then
+	echo "bash-completion.sh: $bc missing (install bash-completion)" >&2
+	exit 1
+fi
+comp_fixture
+
+# shellcheck disable=SC1090
+. "$bc"
+# shellcheck disable=SC1090
+. "$comp_file"
+# compopt works only while readline completes; record what is asked for
+# shellcheck disable=SC2317 # called by the completion
+compopt() { comp_opts+=" $*"; }
+
+# comp LINE: COMPREPLY for the cursor at the end of LINE, sorted, one line.
+# Readline splits words at blanks and at COMP_WORDBREAKS, of which ':' and
+# '=' matter here: "00:04" is the words "00" ":" "04".
+comp()
+{
+	local line=$1 w
+	local -a words=()
+	for w in $line; do
+		while [[ $w =~ ^([^:=]*)([:=]+)(.*)$ ]]; do
+			[ -n "${BASH_REMATCH[1]}" ] && words+=("${BASH_REMATCH[1]}")
+			words+=("${BASH_REMATCH[2]}")
+			w=${BASH_REMATCH[3]}
+		done
+		[ -n "$w" ] && words+=("$w")
+	done
+	[[ $line == *' ' ]] && words+=("")
+	COMP_WORDS=("${words[@]}")
+	COMP_CWORD=$((${#words[@]} - 1))
+	COMP_LINE=$line
+	COMP_POINT=${#line}
+	COMPREPLY=()
+	comp_opts=
+	_pfnmap
+	printf '%s\n' "${COMPREPLY[@]}" | sed '/^$/d' | comp_words
+}
+
+commands='bars dump fill hexdump info load read write'
+expect 'pfnmap ' "$commands"
+expect 'pfnmap -v ' "$commands"
+expect 'pfnmap he' hexdump
+expect 'pfnmap --wi' --width=
+expect 'pfnmap --no' --no-load
+expect 'pfnmap --ver' --verbose --version
+expect 'pfnmap -w ' 8 16 32 64
+expect 'pfnmap --width=' 8 16 32 64
+expect 'pfnmap --width=1' 16
+expect 'pfnmap -c ' auto uc wb wc
+expect 'pfnmap --cache=w' wb wc
+expect 'pfnmap dump ' "$FAKE_BARS"
+expect 'pfnmap -w 8 --cache uc read ' "$FAKE_BARS"
+expect 'pfnmap hexdump 0001' 0001:02:00.0/bar0
+expect 'pfnmap hexdump 0000:00:04.0/bar' 04.0/bar0 04.0/bar2
+# after the last ':' only, as __ltrim_colon_completions leaves it for bash
+expect 'pfnmap info 00:0' 04.0/bar0 04.0/bar2 05.0/bar0
+expect 'pfnmap load ' "$FAKE_BARS"
+expect 'pfnmap fill ' "$FAKE_BARS"
+expect 'pfnmap write ' "$FAKE_BARS"
+expect 'pfnmap fill 00:04.0/bar2 '
+expect 'pfnmap write 0x1000 '
+expect 'pfnmap dump 00:04.0/bar2 '
+expect 'pfnmap bars ' "$FAKE_DEVICES"
+expect 'pfnmap bars 1af' 1af4:1110
+expect 'pfnmap bars 00:04.0 '
+# -O sysfs.path=DIR wins over PFNMAP_SYSFS, as it does for libpci
+expect "pfnmap -A linux-sysfs -O sysfs.path=$tmp/other/bus/pci dump " \
+	0000:07:00.0/bar0 07:00.0/bar0
+expect "pfnmap -Osysfs.path=$tmp/other/bus/pci bars 0000:0" \
+	07:00.0
+expect 'pfnmap -O sysfs.p' sysfs.path=
+expect 'pfnmap -A linux-s' linux-sysfs
+PFNMAP_SYSFS=$tmp/files expect 'pfnmap dump '
+(
+	cd "$tmp/files" || exit 1
+	expect 'pfnmap load 0x1000 ' fw.bin notes.txt pfnmap.ko sub
+	expect 'pfnmap -o ' fw.bin notes.txt pfnmap.ko sub
+	expect 'pfnmap --output=n' notes.txt
+	expect 'pfnmap -D f' fw.bin
+	expect 'pfnmap -m ' pfnmap.ko sub
+	exit $fail
+) || fail=1
+
+exit $fail

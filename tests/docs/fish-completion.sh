@@ -1,0 +1,80 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# fish-completion.sh COMPLETION_FILE
+#
+# The fish completion through `complete -C LINE` (what fish would offer with
+# the cursor at the end of LINE), compared with what it must offer. PCI BARs
+# come from a fake sysfs tree (PFNMAP_SYSFS, and -O sysfs.path=DIR).
+set -uo pipefail
+
+comp_file=$(realpath -- "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=comp-lib.sh
+. "$here/comp-lib.sh"
+
+comp_need fish fish
+comp_fixture
+mkdir "$tmp/home"
+# a fish of its own: no user configuration, no other completions for pfnmap
+export HOME=$tmp/home XDG_CONFIG_HOME=$tmp/home/.config
+export XDG_DATA_HOME=$tmp/home/.local/share
+
+# comp LINE: the candidates, without descriptions, sorted, on one line
+comp()
+{
+	# shellcheck disable=SC2016 # fish's own variables
+	fish --no-config -c 'source $argv[1]; complete -C $argv[2]' \
+		"$comp_file" "$1" | cut -f1 | comp_words
+}
+
+commands='bars dump fill hexdump info load read write'
+expect 'pfnmap ' "$commands"
+expect 'pfnmap -v ' "$commands"
+expect 'pfnmap he' hexdump
+expect 'pfnmap --wi' --width
+expect 'pfnmap --no' --no-load
+expect 'pfnmap --ver' --verbose --version
+expect 'pfnmap -w ' 8 16 32 64
+expect 'pfnmap --width=' --width=8 --width=16 --width=32 --width=64
+expect 'pfnmap -c ' auto uc wb wc
+expect 'pfnmap --cache=w' --cache=wb --cache=wc
+expect 'pfnmap dump ' "$FAKE_BARS"
+expect 'pfnmap -w 8 --cache uc read ' "$FAKE_BARS"
+expect 'pfnmap hexdump 0001' 0001:02:00.0/bar0
+expect 'pfnmap info 00:0' 00:04.0/bar0 00:04.0/bar2 00:05.0/bar0
+expect 'pfnmap load ' "$FAKE_BARS"
+expect 'pfnmap fill ' "$FAKE_BARS"
+expect 'pfnmap write ' "$FAKE_BARS"
+expect 'pfnmap fill 00:04.0/bar2 '
+expect 'pfnmap write 0x1000 '
+expect 'pfnmap dump 00:04.0/bar2 '
+expect 'pfnmap bars ' "$FAKE_DEVICES"
+expect 'pfnmap bars 1af' 1af4:1110
+expect 'pfnmap bars 00:04.0 '
+expect "pfnmap -A linux-sysfs -O sysfs.path=$tmp/other/bus/pci dump " \
+	0000:07:00.0/bar0 07:00.0/bar0
+expect 'pfnmap -O sysfs.p' sysfs.path=
+expect 'pfnmap -A linux-s' linux-sysfs
+PFNMAP_SYSFS=$tmp/files expect 'pfnmap dump '
+(
+	cd "$tmp/files" || exit 1
+	expect 'pfnmap load 0x1000 ' fw.bin notes.txt pfnmap.ko sub/
+	expect 'pfnmap -o ' fw.bin notes.txt pfnmap.ko sub/
+	expect 'pfnmap --output=n' --output=notes.txt
+	expect 'pfnmap -D f' fw.bin
+	# fish's way: the .ko files first (complete -k), then the others
+	expect 'pfnmap -m ' fw.bin notes.txt pfnmap.ko sub/
+	# shellcheck disable=SC2016 # fish's own variables
+	first=$(fish --no-config -c 'source $argv[1]; complete -C "pfnmap -m "' \
+		"$comp_file" | head -n1 | cut -f1)
+	if [ "$first" = pfnmap.ko ]; then
+		echo "ok   'pfnmap -m ' offers pfnmap.ko first"
+	else
+		echo "FAIL 'pfnmap -m ' offers $first first, not pfnmap.ko"
+		fail=1
+	fi
+	exit $fail
+) || fail=1
+
+exit $fail

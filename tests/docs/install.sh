@@ -1,0 +1,123 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck disable=SC2015 # "A && ok ... || bad ...": ok never fails
+#
+# install.sh BUILD_DIR VERSION [KERNEL_BUILD_DIR]
+#
+# `cmake --install BUILD_DIR --prefix /usr` into a DESTDIR puts exactly the
+# files Debian expects where it expects them (cmake/packaging.cmake): the
+# binary, which runs; the man pages, which man finds; the completions, which
+# bash loads; the udev rule and the examples; and the helper's DKMS tree,
+# whose dkms.conf is filled in and which Kbuild builds (against
+# KERNEL_BUILD_DIR when there is one). A runner for the binary (qemu-i386)
+# may come in $PFNMAP_TEST_RUNNER.
+set -uo pipefail
+
+build=$1
+version=$2
+kdir=${3:-}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL $*"; fail=1; }
+ok() { echo "ok   $*"; }
+
+dest=$tmp/dest
+if ! DESTDIR=$dest cmake --install "$build" --prefix /usr >"$tmp/log" 2>&1; then
+	cat "$tmp/log"
+	bad "cmake --install"
+	exit 1
+fi
+
+# bash-completion's directory, as packaging.cmake finds it
+bashcomp=$(pkg-config --variable=completionsdir bash-completion 2>/dev/null)
+bashcomp=${bashcomp:-/usr/share/bash-completion/completions}
+dkms=/usr/src/pfnmap-$version
+
+want=$(LC_ALL=C sort <<EOF2
+/usr/bin/pfnmap
+/usr/share/man/man8/pfnmap.8
+/usr/share/man/man4/pfnmap.4
+$bashcomp/pfnmap
+/usr/share/zsh/vendor-completions/_pfnmap
+/usr/share/fish/vendor_completions.d/pfnmap.fish
+/usr/lib/udev/rules.d/60-pfnmap.rules
+/usr/share/doc/pfnmap/README.md
+/usr/share/doc/pfnmap/copyright
+/usr/share/doc/pfnmap/examples/modules-load.d/pfnmap.conf
+/usr/share/doc/pfnmap/examples/modprobe.d/pfnmap.conf
+/usr/share/doc/pfnmap-dkms/copyright
+$dkms/dkms.conf
+$dkms/Kbuild
+$dkms/Makefile
+$dkms/pfnmap.c
+$dkms/compat.h
+$dkms/uapi/pfnmap.h
+EOF2
+)
+got=$(cd "$dest" && find . -type f -o -type l | sed 's/^\.//' | LC_ALL=C sort)
+if [ "$got" = "$want" ]; then
+	ok "the installed files are exactly those expected"
+else
+	bad "the installed files differ (- expected, + installed):"
+	diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") | grep '^[<>]' |
+		sed 's/^</     -/; s/^>/     +/'
+fi
+
+out=$(${PFNMAP_TEST_RUNNER:-} "$dest/usr/bin/pfnmap" --version 2>&1)
+[ "$out" = "pfnmap $version" ] && ok "pfnmap --version: $out" ||
+	bad "pfnmap --version says '$out', not 'pfnmap $version'"
+
+for s in 8 4; do
+	p=$(MANPATH=$dest/usr/share/man man -w "$s" pfnmap 2>&1)
+	[ "$p" = "$dest/usr/share/man/man$s/pfnmap.$s" ] && ok "man -w $s pfnmap" ||
+		bad "man -w $s pfnmap: '$p'"
+done
+
+if [ -r /usr/share/bash-completion/bash_completion ]; then
+	c=$(bash -c '. /usr/share/bash-completion/bash_completion; . "$1";
+		complete -p pfnmap' _ "$dest$bashcomp/pfnmap" 2>&1)
+	[ "$c" = "complete -F _pfnmap pfnmap" ] && ok "bash loads the completion" ||
+		bad "bash: the installed completion registers '$c'"
+else
+	bad "no /usr/share/bash-completion/bash_completion (install bash-completion)"
+fi
+
+conf=$dest$dkms/dkms.conf
+for line in 'PACKAGE_NAME="pfnmap"' "PACKAGE_VERSION=\"$version\"" \
+	'BUILT_MODULE_NAME[0]="pfnmap"' 'DEST_MODULE_LOCATION[0]="/updates/dkms"' \
+	'AUTOINSTALL="yes"'; do
+	grep -qxF -- "$line" "$conf" || bad "dkms.conf lacks $line"
+done
+# dkms.conf is sourced by bash: it must parse, and MAKE must point at the
+# build directory DKMS makes
+vals=$(bash -c 'kernel_source_dir=K dkms_tree=T; . "$1";
+	echo "$PACKAGE_NAME/$PACKAGE_VERSION ${MAKE[0]}"' _ "$conf" 2>&1)
+[ "$vals" = "pfnmap/$version make -C K M=T/pfnmap/$version/build modules" ] &&
+	ok "dkms.conf: $vals" || bad "dkms.conf, sourced: '$vals'"
+
+grep -qx 'KERNEL=="pfnmap", SUBSYSTEM=="misc", OWNER="root", GROUP="root", MODE="0600"' \
+	"$dest/usr/lib/udev/rules.d/60-pfnmap.rules" &&
+	ok "udev rule: root only" || bad "udev rule: no root-only rule"
+if udevadm verify --help >/dev/null 2>&1; then
+	udevadm verify "$dest/usr/lib/udev/rules.d/60-pfnmap.rules" &&
+		ok "udevadm verify" || bad "udevadm verify"
+fi
+grep -qx pfnmap "$dest/usr/share/doc/pfnmap/examples/modules-load.d/pfnmap.conf" ||
+	bad "modules-load.d example does not name pfnmap"
+grep -q '^options' "$dest/usr/share/doc/pfnmap/examples/modprobe.d/pfnmap.conf" &&
+	bad "the modprobe.d example sets an option; it must be an example only"
+
+if [ -n "$kdir" ] && [ -e "$kdir/Makefile" ]; then
+	cp -a "$dest$dkms" "$tmp/kbuild"
+	if make -C "$kdir" M="$tmp/kbuild" modules >"$tmp/kbuild.log" 2>&1 &&
+		[ -e "$tmp/kbuild/pfnmap.ko" ]; then
+		ok "Kbuild builds the DKMS tree against $kdir"
+	else
+		tail -n 30 "$tmp/kbuild.log"
+		bad "Kbuild cannot build the DKMS tree against $kdir"
+	fi
+else
+	echo "skip Kbuild of the DKMS tree: no kernel build directory '$kdir'"
+fi
+exit $fail
