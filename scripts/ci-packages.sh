@@ -75,26 +75,22 @@ apt_get install --no-install-recommends "$tool" "$dkmsdeb"
 # Every file where it should be, and in the package it belongs to
 bashcomp=$(pkg-config --variable=completionsdir bash-completion 2>/dev/null ||
 	echo /usr/share/bash-completion/completions)
+# shellcheck source=packaging/installed-files.sh
+. "$(dirname "$0")/../packaging/installed-files.sh"
 check_files() {
-	local pkg=$1 f list
-	shift
+	local pkg=$1 f list n=0
 	list=$(dpkg -L "$pkg")
-	for f in "$@"; do
+	while IFS= read -r f; do
 		grep -qxF -- "$f" <<<"$list" || die "dpkg -L $pkg: no $f"
 		[ -f "$f" ] || die "$f (of $pkg) is not on disk"
-	done
-	say "dpkg -L $pkg: all $# files in place"
+		n=$((n + 1))
+	done < <(pfnmap_files "$pkg" "$version" "$bashcomp")
+	[ $n -gt 0 ] || die "no file list for $pkg"
+	say "dpkg -L $pkg: all $n files in place"
 }
-check_files pfnmap /usr/bin/pfnmap /usr/share/man/man8/pfnmap.8 \
-	/usr/share/man/man4/pfnmap.4 "$bashcomp/pfnmap" \
-	/usr/share/zsh/vendor-completions/_pfnmap \
-	/usr/share/fish/vendor_completions.d/pfnmap.fish \
-	/usr/lib/udev/rules.d/60-pfnmap.rules \
-	/usr/share/doc/pfnmap/examples/modules-load.d/pfnmap.conf \
-	/usr/share/doc/pfnmap/examples/modprobe.d/pfnmap.conf
+check_files pfnmap
+check_files pfnmap-dkms
 src=/usr/src/pfnmap-$version
-check_files pfnmap-dkms "$src/dkms.conf" "$src/Kbuild" "$src/Makefile" \
-	"$src/pfnmap.c" "$src/compat.h" "$src/uapi/pfnmap.h"
 [ ! -e /etc/modules-load.d/pfnmap.conf ] ||
 	die "/etc/modules-load.d/pfnmap.conf exists: the example must not be active"
 

@@ -13,6 +13,10 @@
 # may come in $PFNMAP_TEST_RUNNER.
 set -uo pipefail
 
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=packaging/installed-files.sh
+. "$here/../../packaging/installed-files.sh"
+
 build=$1
 version=$2
 kdir=${3:-}
@@ -34,27 +38,8 @@ bashcomp=$(pkg-config --variable=completionsdir bash-completion 2>/dev/null)
 bashcomp=${bashcomp:-/usr/share/bash-completion/completions}
 dkms=/usr/src/pfnmap-$version
 
-want=$(LC_ALL=C sort <<EOF2
-/usr/bin/pfnmap
-/usr/share/man/man8/pfnmap.8
-/usr/share/man/man4/pfnmap.4
-$bashcomp/pfnmap
-/usr/share/zsh/vendor-completions/_pfnmap
-/usr/share/fish/vendor_completions.d/pfnmap.fish
-/usr/lib/udev/rules.d/60-pfnmap.rules
-/usr/share/doc/pfnmap/README.md
-/usr/share/doc/pfnmap/copyright
-/usr/share/doc/pfnmap/examples/modules-load.d/pfnmap.conf
-/usr/share/doc/pfnmap/examples/modprobe.d/pfnmap.conf
-/usr/share/doc/pfnmap-dkms/copyright
-$dkms/dkms.conf
-$dkms/Kbuild
-$dkms/Makefile
-$dkms/pfnmap.c
-$dkms/compat.h
-$dkms/uapi/pfnmap.h
-EOF2
-)
+want=$({ pfnmap_files pfnmap "$version" "$bashcomp" &&
+	pfnmap_files pfnmap-dkms "$version" "$bashcomp"; } | LC_ALL=C sort)
 got=$(cd "$dest" && find . -type f -o -type l | sed 's/^\.//' | LC_ALL=C sort)
 if [ "$got" = "$want" ]; then
 	ok "the installed files are exactly those expected"
