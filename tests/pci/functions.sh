@@ -14,6 +14,7 @@ set -u
 . "$TS_TOPDIR/../cli/functions.sh"
 
 PCI_TREE=$PWD/sys
+PCI_PAGE=$(getconf PAGESIZE) || exit 2
 
 # pfnmap and ts_run with libpci forced onto the fake tree; ts_pci shows the
 # command without -A/-O, and the tree's path in the outputs as SYS
@@ -63,13 +64,22 @@ pci_le()
 # The resource file has the kernel's 13 lines (6 BARs, ROM, 6 IOV BARs),
 # with its flags: IORESOURCE_IO 0x100, _MEM 0x200, _PREFETCH 0x2000,
 # _SIZEALIGN 0x40000, _MEM_64 0x100000, _UNSET 0x20000000, and the low bits
-# of the BAR register (0x1 I/O, 0x4 64-bit, 0x8 prefetchable). resourceN is
-# a sparse file of the BAR's size; resourceN_wc (prefetchable BARs, as the
-# kernel makes it) a hard link to it: the same bytes, as in sysfs.
+# of the BAR register (0x1 I/O, 0x4 64-bit, 0x8 prefetchable).
+# resourceN is a sparse file that holds what an mmap of the kernel's gives:
+# pci_mmap_resource_range() adds start >> PAGE_SHIFT to the page offset, so
+# offset 0 is the page that holds the BAR's start, and the BAR's byte 0 is at
+# START % PAGESIZE (pci_res_at); pci_mmap_fits() allows (SIZE - 1) / PAGESIZE
+# + 1 pages. For a memory BAR the file is that long: the BAR's size when it
+# starts on a page, one page for a sub-page BAR such as mem32:0xfeb11100:256
+# (the kernel's file says 256 bytes, but mmap is all a memory BAR's file
+# has, and it shows the page). An I/O BAR's file is SIZE bytes.
+# resourceN_wc (prefetchable BARs, as the kernel makes it) is a hard link to
+# resourceN: the same bytes, as in sysfs; pci_split_wc makes it a file of
+# its own, to tell which one pfnmap mapped.
 fake_dev()
 {
 	local slot=$1 vendor=$2 device=$3 class=$4 driver=$5 dir i spec
-	local kind start size flags reg
+	local kind start size flags reg flen
 
 	shift 5
 	dir=$PCI_TREE/devices/$slot
@@ -113,7 +123,10 @@ fake_dev()
 		mem64*)	pci_le $((0x14 + 4 * i)) 4 $((start >> 32)) \
 				"$dir/config" ;;
 		esac
-		truncate -s $((size)) "$dir/resource$i" || exit 2
+		flen=$((size))
+		[ "$kind" = io ] || flen=$(((start % PCI_PAGE + size + PCI_PAGE - 1) /
+					    PCI_PAGE * PCI_PAGE))
+		truncate -s $flen "$dir/resource$i" || exit 2
 		[ "$kind" = mem32p ] || [ "$kind" = mem64p ] &&
 			ln "$dir/resource$i" "$dir/resource${i}_wc"
 	done
@@ -130,6 +143,29 @@ fake_dev()
 pci_res()
 {
 	echo "$PCI_TREE/devices/$1/resource$2"
+}
+
+# pci_res_at SLOT N [OFFSET]: where byte OFFSET (default 0) of BAR N is in
+# its resourceN file (see fake_dev): START % PAGESIZE + OFFSET, in hex
+pci_res_at()
+{
+	local start
+
+	start=$(sed -n "$(($2 + 1))s/ .*//p" \
+		"$PCI_TREE/devices/$1/resource") || exit 2
+	printf '0x%x\n' $((start % PCI_PAGE + ${3:-0}))
+}
+
+# pci_split_wc SLOT N: resourceN_wc a file of its own, with resourceN's
+# bytes for now (the kernel's two files map the same BAR; tests that plant
+# different bytes in them see which file pfnmap mapped)
+pci_split_wc()
+{
+	local r
+
+	r=$(pci_res "$1" "$2")
+	[ -e "${r}_wc" ] || { echo "pci_split_wc: no ${r}_wc" >&2; exit 2; }
+	rm -f -- "${r}_wc" && cp --sparse=always -- "$r" "${r}_wc" || exit 2
 }
 
 # The tree most tests use:
