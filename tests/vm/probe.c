@@ -3,8 +3,12 @@
  * Guest side of the pfnmap QEMU tests (tests/vm/): exercises /dev/pfnmap
  * directly, for what the CLI never does (MAP_PRIVATE, PROT_EXEC, partial
  * munmap, fork, many processes at once), and prints one "PASS: ..." or
- * "FAIL: ..." line per check and "INFO: ..." facts; guest/tests.sh turns
- * them into TAP lines. Built static (-m32 -D_FILE_OFFSET_BITS=64 for the
+ * "FAIL: ..." (or "SKIP: ...") line per check and "INFO: ..." facts, and
+ * last "END: N checks, F failed" (run and stress only); guest/tests.sh turns
+ * them into TAP lines and fails if the END line is missing (the probe
+ * crashed or exited early), disagrees with the lines it saw, or the exit
+ * status does not match. Adding or removing a check changes the per-guest
+ * counts in run.sh (vm_expected). Built static (-m32 -D_FILE_OFFSET_BITS=64 for the
  * 686-pae guest, and as probe32 on the amd64 guests for the compat paths).
  *
  *   probe run EDU_BAR0 IVSHMEM_BAR2   all checks (addresses 0 = absent)
@@ -50,6 +54,7 @@
 #define IVSHMEM_MARK	"pfnmap-vm-host-marker"
 
 static int failures;
+static int checks;	/* PASS, FAIL and SKIP lines printed */
 
 static void report(const char *tag, const char *fmt, va_list ap)
 {
@@ -63,6 +68,7 @@ static void pass(const char *fmt, ...)
 {
 	va_list ap;
 
+	checks++;
 	va_start(ap, fmt);
 	report("PASS", fmt, ap);
 	va_end(ap);
@@ -72,10 +78,29 @@ static void fail(const char *fmt, ...)
 {
 	va_list ap;
 
+	checks++;
 	failures++;
 	va_start(ap, fmt);
 	report("FAIL", fmt, ap);
 	va_end(ap);
+}
+
+static void skip(const char *fmt, ...)
+{
+	va_list ap;
+
+	checks++;
+	va_start(ap, fmt);
+	report("SKIP", fmt, ap);
+	va_end(ap);
+}
+
+/* The last line of run and stress: what guest/tests.sh must have seen */
+static int end(void)
+{
+	printf("END: %d checks, %d failed\n", checks, failures);
+	fflush(stdout);
+	return failures ? 1 : 0;
 }
 
 static void info(const char *fmt, ...)
@@ -91,6 +116,7 @@ static void check(int ok, const char *fmt, ...)
 {
 	va_list ap;
 
+	checks++;
 	if (!ok)
 		failures++;
 	va_start(ap, fmt);
@@ -323,7 +349,7 @@ static void test_devmem(int fd)
 		 * PAGE_SHIFT) in unsigned long: on a 32-bit kernel 0x180000000
 		 * aliases 0x80000000 (System RAM) and /dev/mem says EPERM.
 		 */
-		printf("SKIP: devmem oracle above 4 GiB on a 32-bit kernel\n");
+		skip("devmem oracle above 4 GiB on a 32-bit kernel");
 		return;
 	}
 	set_cache(fd, PFNMAP_CACHE_UC);
@@ -603,9 +629,9 @@ static int run(uint64_t edu, uint64_t ivshmem)
 	struct pfnmap_info pi;
 	int fd;
 
-	printf("INFO: probe built %zu-bit, off_t %zu bytes, %s kernel\n",
-	       sizeof(long) * 8, sizeof(off_t),
-	       kernel_64bit() ? "64-bit" : "32-bit");
+	info("probe built %zu-bit, off_t %zu bytes, %s kernel",
+	     sizeof(long) * 8, sizeof(off_t),
+	     kernel_64bit() ? "64-bit" : "32-bit");
 	test_node();
 	fd = dev_open(O_RDWR);
 	test_info(fd, &pi);
@@ -621,8 +647,7 @@ static int run(uint64_t edu, uint64_t ivshmem)
 	test_allow_ram(fd);
 	test_nocap();
 	close(fd);
-	printf("INFO: probe: %d failure(s)\n", failures);
-	return failures ? 1 : 0;
+	return end();
 }
 
 static int hold(void)
@@ -706,7 +731,7 @@ static int stress(unsigned int procs, unsigned int rounds)
 	}
 	check(!bad, "%u processes x %u rounds of open/mmap/touch/munmap at once (%u failed)",
 	      procs, rounds, bad);
-	return bad ? 1 : 0;
+	return end();
 }
 
 int main(int argc, char **argv)

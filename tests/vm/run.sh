@@ -15,17 +15,38 @@
 #
 # Exit status 0 only if every check passed. Anything missing (QEMU, the
 # kernel, busybox, the CLI) is a failure, never a skip.
-# VM_TIMEOUT (default 150 s) is the hard stop; KEEP=1 keeps the work dir.
+# VM_TIMEOUT (default 240 s) is the hard stop: a run takes 40-60 s on an
+# idle 2-core machine, well over 100 s when other jobs load it; KEEP=1 keeps
+# the work dir.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/vm/lib.sh
 . "$here/lib.sh"
 
+# The exact number of guest checks (TAP lines, SKIPs included) and of SKIPs
+# among them that each guest must report. The guest script and the probe
+# print a check only when they reach it, so a check that silently did not
+# run (the script stopped early, a probe crashed, a branch was not taken)
+# shows up only here: any difference fails the run.
+# To update after adding or removing checks in guest/tests.sh or probe.c:
+# run each guest, read its line "# guest G: N guest checks (S skipped), F
+# failed", make sure the difference from the numbers below is exactly the
+# checks you added or removed (and that nothing failed), and write N and S
+# here. The guests differ: the 686-pae guest has no probe32 and skips what
+# a 32-bit kernel cannot do (devmem and PAT listings above 4 GiB).
+vm_expected() {	# GUEST: "CHECKS SKIPS"
+	case $1 in
+	6.1-amd64) echo "327 0" ;;
+	6.12-amd64) echo "327 0" ;;
+	6.1-686-pae) echo "268 15" ;;
+	esac
+}
+
 [ $# = 2 ] || vm_die "usage: $0 GUEST CLI"
 guest=$1
 cli=$2
-limit=${VM_TIMEOUT:-150}
+limit=${VM_TIMEOUT:-240}
 
 [ -e "$cli" ] || vm_die "guest $guest: no pfnmap CLI at $cli (for the 686-pae guest: build build32/, see README, or set -DPFNMAP_CLI32=PATH)"
 kver=$(vm_kernel "$guest") || exit 1
@@ -124,13 +145,31 @@ if [ -z "$summary" ]; then
 	status=1
 else
 	read -r total failed <<< "$summary"
+	read -r want_total want_skips <<< "$(vm_expected "$guest")"
 	oks=$(grep -cE '^[0-9.]+ ok [0-9]+ ' "$work/console.log")
 	nots=$(grep -cE '^[0-9.]+ not ok [0-9]+ ' "$work/console.log")
-	if [ "$failed" != 0 ] || [ "$nots" != 0 ] ||
-		[ $((oks + nots)) != "$total" ]; then
+	skips=$(grep -cE '^[0-9.]+ ok [0-9]+ .* # SKIP' "$work/console.log")
+	# the TAP numbers, in order, must be exactly 1..total, and the plan
+	# line must say so
+	nums=$(sed -nE 's/^[0-9.]+ (not )?ok ([0-9]+) .*/\2/p' "$work/console.log" |
+		tr '\n' ' ')
+	plan=$(sed -nE 's/^[0-9.]+ 1\.\.([0-9]+)$/\1/p' "$work/console.log")
+	echo "# guest $guest: $total guest checks ($skips skipped), $failed failed; ok $((oks - skips)), not ok $nots, skip $skips"
+	if [ "$failed" != 0 ] || [ "$nots" != 0 ]; then
+		echo "not ok - guest $guest: $failed guest checks failed"
 		status=1
 	fi
-	echo "# guest $guest: $total guest checks, $failed failed"
+	if [ $((oks + nots)) != "$total" ] || [ "$plan" != "$total" ] ||
+		[ "$nums" != "$(seq -s ' ' 1 "$total") " ]; then
+		echo "not ok - guest $guest: the TAP lines are not exactly 1..$total (plan '$plan', $oks ok, $nots not ok)"
+		status=1
+	fi
+	if [ "$total" != "$want_total" ] || [ "$skips" != "$want_skips" ]; then
+		echo "not ok - guest $guest: $total checks with $skips skipped, expected exactly $want_total with $want_skips skipped (vm_expected in tests/vm/run.sh)"
+		status=1
+	else
+		echo "ok - guest $guest: exactly the $want_total expected checks ran, $want_skips of them skipped"
+	fi
 fi
 
 # the ivshmem file: everything the host put there, and exactly the
