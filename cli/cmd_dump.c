@@ -4,9 +4,11 @@
  * `hexdump -C` shows them, with physical addresses. Write-back memory is
  * dumped straight from the mapping; anything else is read with exact-width
  * loads into a buffer first. Output is produced a page at a time, so that a
- * bus error still leaves everything before the faulting page on the output.
+ * bus error still leaves everything before the faulting page on the output:
+ * for hexdump, as `hexdump -C` prints input that ends there.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "access.h"
 #include "commands.h"
@@ -24,6 +26,7 @@ struct dump {
 	const struct region *r;
 	struct output out;
 	struct hexdump hd;
+	struct hexdump hd_piece;	/* hd before the piece being taken */
 	bool hex;
 	unsigned char *buf;		/* pending raw bytes or text */
 	size_t pending;
@@ -53,46 +56,54 @@ static int flush(struct dump *d)
 	return r;
 }
 
-/* Raw bytes of write-back memory: no copy of our own */
-static int dump_direct(const struct window *w, struct dump *d)
+/* The bytes of a piece, into dst */
+static void read_piece(const struct dump *d, const struct window *w,
+		       void *dst, size_t off, size_t n)
 {
-	int r = out_write(&d->out, w->p, w->len);
+	const volatile unsigned char *src = w->p + off;
 
-	if (r == OUT_EFAULT)
-		return window_fault_at(w, w->p, w->len);
-	return r;
-}
-
-/* One piece into the pending buffer: raw bytes or hexdump text */
-static void take(struct dump *d, const struct window *w, size_t off, size_t n)
-{
-	const unsigned char *src = w->p + off;
-	unsigned char *dst = d->buf + d->pending;
-
-	if (w->exact && !d->hex) {
+	if (w->exact) {
 		io_copy_from(dst, src, n, d->o->width);
-		d->pending += n;
 		return;
 	}
-	if (w->exact) {
-		/* the bytes go just past the text they will become */
-		unsigned char *raw = d->buf + BUFSZ - PIECE;
-
-		io_copy_from(raw, src, n, d->o->width);
-		src = raw;
-	}
-	d->pending += hexdump_feed(&d->hd, src, n, (char *)dst);
+	/*
+	 * a faulting page is reported at its first byte asked for, not where
+	 * memcpy happens to start reading it
+	 */
+	(void)*src;
+	memcpy(dst, w->p + off, n);
 }
 
-static int dump_window(struct window *w, void *ctx)
+/*
+ * One piece into the pending buffer: raw bytes or hexdump text. pending
+ * grows only once the piece is whole, so a fault inside it drops it all.
+ */
+static void take(struct dump *d, const struct window *w, size_t off, size_t n)
 {
-	struct dump *d = ctx;
-	size_t off, n;
-	int r = check_exact(d, w);
+	unsigned char *dst = d->buf + d->pending;
+	/* the bytes of exact loads go just past the text they will become */
+	unsigned char *raw = d->buf + BUFSZ - PIECE;
 
-	if (!r && !w->exact && !d->hex)
-		return dump_direct(w, d);
-	for (off = 0; !r && off < w->len; off += n) {
+	/* a fault may leave hd half way through the piece's rows */
+	d->hd_piece = d->hd;
+	if (!d->hex) {
+		read_piece(d, w, dst, off, n);
+		d->pending += n;
+	} else if (w->exact) {
+		read_piece(d, w, raw, off, n);
+		d->pending += hexdump_feed(&d->hd, raw, n, (char *)dst);
+	} else {
+		d->pending += hexdump_feed(&d->hd, w->p + off, n, (char *)dst);
+	}
+}
+
+/* The window from off on, a page-sized piece at a time */
+static int dump_pieces(struct dump *d, const struct window *w, size_t off)
+{
+	size_t n;
+	int r = 0;
+
+	for (; !r && off < w->len; off += n) {
 		n = PIECE - ((w->phys + off) & (PIECE - 1));
 		if (n > w->len - off)
 			n = w->len - off;
@@ -103,23 +114,66 @@ static int dump_window(struct window *w, void *ctx)
 	return r;
 }
 
+/*
+ * Raw bytes of write-back memory: no copy of our own, until the kernel
+ * cannot read the source. It then drops the whole chunk it was copying (a
+ * pipe's page, not aligned with ours): the rest goes a piece at a time.
+ */
+static int dump_direct(struct dump *d, const struct window *w)
+{
+	size_t before = d->out.done;
+	int r = out_write(&d->out, w->p, w->len);
+
+	if (r == OUT_EFAULT)
+		return dump_pieces(d, w, d->out.done - before);
+	return r;
+}
+
+static int dump_window(struct window *w, void *ctx)
+{
+	struct dump *d = ctx;
+	int r = check_exact(d, w);
+
+	if (r)
+		return r;
+	if (w->exact || d->hex)
+		return dump_pieces(d, w, 0);
+	/* a window before this one may have been exact */
+	if (d->pending)
+		r = flush(d);
+	return r ? r : dump_direct(d, w);
+}
+
+/* The end of the input: hexdump's last row and address, what is pending */
+static int finish(struct dump *d)
+{
+	if (d->hex)
+		d->pending += hexdump_finish(&d->hd, (char *)d->buf + d->pending);
+	return d->pending ? flush(d) : 0;
+}
+
+/*
+ * A fault ends the input at the faulting piece: what came before it goes
+ * out, ahead of the message. Its status is the fault's (exit 4) either way.
+ */
+static void salvage(void *ctx)
+{
+	struct dump *d = ctx;
+
+	d->hd = d->hd_piece;
+	finish(d);
+}
+
 static int dump_region(struct dump *d, const struct region *reg)
 {
 	struct target t;
 	int r = target_open(&t, d->o, false);
 
 	if (!r)
-		r = for_each_window(&t, reg->start, reg->size, dump_window, d);
+		r = for_each_window_salvage(&t, reg->start, reg->size,
+					    dump_window, salvage, d);
 	target_close(&t);
-	if (r == 0 && d->hex)
-		d->pending += hexdump_finish(&d->hd, (char *)d->buf + d->pending);
-	/* what was read before a fault still goes out */
-	if (d->pending && (r == 0 || r == EXIT_FAULT)) {
-		int f = flush(d);
-
-		r = r ? r : f;
-	}
-	return r;
+	return r ? r : finish(d);
 }
 
 static int run(struct options *o, char **argv, const char *cmd, bool hex)
@@ -144,6 +198,7 @@ static int run(struct options *o, char **argv, const char *cmd, bool hex)
 		return EXIT_FAIL;
 	}
 	hexdump_init(&d.hd, reg.start);
+	d.hd_piece = d.hd;
 	r = dump_region(&d, &reg);
 	free(d.buf);
 	if (r == OUT_CLOSED)

@@ -91,6 +91,19 @@ static int open_input(struct load *l, const char *path)
 	return EXIT_FAIL;
 }
 
+/*
+ * What is left of a regular file: standard input may have been partly read
+ * by whoever ran us, or be positioned past an end that has since shrunk.
+ */
+static uint64_t regular_left(int fd, const struct stat *st)
+{
+	off_t pos = lseek(fd, 0, SEEK_CUR);
+
+	if (pos < 0 || pos >= st->st_size)
+		return 0;
+	return (uint64_t)(st->st_size - pos);
+}
+
 /* A plain START: the region is as long as the input */
 static int size_from_input(struct load *l, struct region *reg, uint64_t room)
 {
@@ -99,8 +112,7 @@ static int size_from_input(struct load *l, struct region *reg, uint64_t room)
 	ssize_t n;
 
 	if (!fstat(l->fd, &st) && S_ISREG(st.st_mode)) {
-		reg->size = (uint64_t)st.st_size - (uint64_t)lseek(l->fd, 0,
-								   SEEK_CUR);
+		reg->size = regular_left(l->fd, &st);
 	} else {
 		do {
 			if (l->memlen == cap) {

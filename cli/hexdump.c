@@ -154,6 +154,20 @@ static char *full_rows(struct hexdump *h, const unsigned char *s, size_t rows,
 	return p;
 }
 
+/*
+ * The bytes of a row that is not whole: one by one, in ascending order, as
+ * hexdump.h promises (memcpy may load the end first), so that a fault is
+ * reported at the first byte it hits.
+ */
+static void take_bytes(unsigned char *dst, const unsigned char *src, size_t n)
+{
+	const volatile unsigned char *s = src;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		dst[i] = s[i];
+}
+
 void hexdump_init(struct hexdump *h, uint64_t start)
 {
 	memset(h, 0, sizeof(*h));
@@ -170,7 +184,7 @@ size_t hexdump_feed(struct hexdump *h, const void *src, size_t len, char *out)
 		return 0;
 	if (h->fill) {
 		n = 16 - h->fill < len ? 16 - h->fill : len;
-		memcpy(h->row + h->fill, s, n);
+		take_bytes(h->row + h->fill, s, n);
 		h->fill += n;
 		s += n;
 		len -= n;
@@ -182,7 +196,7 @@ size_t hexdump_feed(struct hexdump *h, const void *src, size_t len, char *out)
 	p = full_rows(h, s, len / 16, p);
 	s += len & ~(size_t)15;
 	h->fill = len & 15;
-	memcpy(h->row, s, h->fill);
+	take_bytes(h->row, s, h->fill);
 	return p - out;
 }
 

@@ -5,10 +5,12 @@
  * fill, load, hexdump, read or write it.
  */
 #include <argp.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "region.h"
@@ -225,12 +227,40 @@ static const struct argp argp = {
 	options, parse_opt, "COMMAND ARGS...", doc, NULL, NULL, NULL
 };
 
+static bool stdout_checked;
+
+/*
+ * printf's write errors only show when stdout is flushed, or stick to it
+ * as its error flag when an earlier flush failed. r, the command's own
+ * failure, is the one that counts when there is one.
+ */
+static int check_stdout(int r)
+{
+	stdout_checked = true;
+	errno = 0;
+	if (!fflush(stdout) && !ferror(stdout))
+		return r;
+	if (r)
+		return r;
+	err("writing standard output: %s", errno ? strerror(errno) :
+	    "write error");
+	return EXIT_FAIL;
+}
+
+/* argp exits by itself after --help, --usage and --version */
+static void check_stdout_at_exit(void)
+{
+	if (!stdout_checked && check_stdout(EXIT_OK))
+		_exit(EXIT_FAIL);
+}
+
 int main(int argc, char **argv)
 {
 	struct parsed p = { .o = { .width = 4, .cache = CACHE_AUTO } };
 	int r;
 
 	argv[0] = (char *)"pfnmap";	/* messages name the program, not its path */
+	atexit(check_stdout_at_exit);
 	argp_parse(&argp, argc, argv, 0, NULL, &p);
 	check_args(&p);
 	if (p.o.module && p.o.no_load)
@@ -247,9 +277,5 @@ int main(int argc, char **argv)
 	/* a reader that goes away ends us quietly, by EPIPE */
 	signal(SIGPIPE, SIG_IGN);
 	r = p.cmd->run(&p.o, p.args);
-	if (fflush(stdout) && !r) {
-		err("writing standard output: %m");
-		r = EXIT_FAIL;
-	}
-	return r;
+	return check_stdout(r);
 }

@@ -61,32 +61,22 @@ static int report_fault(const struct window *w)
 	return EXIT_FAULT;
 }
 
-static int guarded(struct window *w, window_fn fn, void *ctx)
+static int guarded(struct window *w, window_fn fn, salvage_fn salvage,
+		   void *ctx)
 {
 	int r;
 
 	guard_install();
 	if (sigsetjmp(guard_env, 1)) {
 		guard_armed = 0;
+		if (salvage)
+			salvage(ctx);
 		return report_fault(w);
 	}
 	guard_armed = 1;
 	r = fn(w, ctx);
 	guard_armed = 0;
 	return r;
-}
-
-int window_fault_at(const struct window *w, const volatile unsigned char *p,
-		    size_t len)
-{
-	size_t i;
-
-	/* touch the bytes the kernel could not copy: the guard reports them */
-	for (i = 0; i < len; i++)
-		(void)p[i];
-	err("I/O error at physical 0x%llx", (unsigned long long)
-	    (w->phys + (uint64_t)(p - w->p)));
-	return EXIT_FAULT;
 }
 
 const char *applied_name(enum pfnmap_cache c)
@@ -148,8 +138,8 @@ static int window_map(struct target *t, uint64_t phys, size_t len,
 	return 0;
 }
 
-int for_each_window(struct target *t, uint64_t start, uint64_t size,
-		    window_fn fn, void *ctx)
+int for_each_window_salvage(struct target *t, uint64_t start, uint64_t size,
+			    window_fn fn, salvage_fn salvage, void *ctx)
 {
 	uint64_t pos = start, last = start + (size - 1);
 	unsigned int bits = t->helper ? t->info.phys_bits : 64;
@@ -167,11 +157,17 @@ int for_each_window(struct target *t, uint64_t start, uint64_t size,
 		r = window_map(t, pos, (size_t)(wend - pos + 1), &w);
 		if (r)
 			break;
-		r = guarded(&w, fn, ctx);
+		r = guarded(&w, fn, salvage, ctx);
 		munmap(w.base, w.maplen);
 		if (wend == last)
 			break;
 		pos = wend + 1;
 	}
 	return r;
+}
+
+int for_each_window(struct target *t, uint64_t start, uint64_t size,
+		    window_fn fn, void *ctx)
+{
+	return for_each_window_salvage(t, start, size, fn, NULL, ctx);
 }

@@ -66,9 +66,15 @@ typedef int (*window_fn)(struct window *w, void *ctx);
 int for_each_window(struct target *t, uint64_t start, uint64_t size,
 		    window_fn fn, void *ctx);
 
-/* Called by a window_fn to turn EFAULT in a syscall into a precise report */
-int window_fault_at(const struct window *w, const volatile unsigned char *p,
-		    size_t len);
+/*
+ * Called after a fault, with the guard disarmed, before the fault is
+ * reported: what was read before it reaches the output ahead of the message.
+ */
+typedef void (*salvage_fn)(void *ctx);
+
+/* for_each_window, and salvage(ctx) when a fault ends the walk */
+int for_each_window_salvage(struct target *t, uint64_t start, uint64_t size,
+			    window_fn fn, salvage_fn salvage, void *ctx);
 
 const char *applied_name(enum pfnmap_cache c);
 
