@@ -1,0 +1,493 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Mutation check ("keep it honest"): plant each bug of tests/mutation/mutants,
+# one at a time, in a scratch copy of the tree, rebuild, and see whether the
+# fast host tests notice.
+#
+#   tests/mutation/run.sh [--vm] [-j N] [NAME...]
+#   tests/mutation/run.sh --list
+#
+# The scratch copy holds what `git ls-files -co --exclude-standard` lists
+# (committed, changed and new files, not ignored ones), so uncommitted work
+# is included. It is refreshed at every run, copying only the files that
+# differ, and built in one build directory, so every rebuild is incremental.
+# First the pristine tree is built and tested; then, for each mutant: apply
+# its substitution, rebuild, run ctest -L '^(unit|cli|pci|shim|oracle)$'
+# (not valgrind, vm or docs), put the pristine file back. Each mutant is
+#
+#   KILLED by TESTS   tests that pass on the pristine tree fail with it
+#                     (for cli/run and pci/run: the failed ts/ scripts)
+#   SURVIVED          no such test: a hole in the tests
+#   STALE             its substitution does not replace exactly once: the
+#                     code moved on, move the mutant with it
+#   BROKEN            it does not build (a planted bug must compile)
+#   UNCHECKED         it survived the host tests and names guest tests
+#                     ("needs") that only --vm runs
+#
+# A test that already fails on the pristine tree kills nothing, but for the
+# parts of it that newly fail (ts/ scripts, cmocka tests, guest checks; a
+# warning names what fails).
+#
+#   NAME...   only these mutants
+#   --vm      add the ctests or labels each mutant needs (QEMU guests, about
+#             a minute each); an i386 build (build32/ in the scratch
+#             directory) gives the 686-pae guest its CLI
+#   -j N      ctest -j (default 2)
+#   --list    the mutants and what they plant
+#
+# Exit status: 0 every mutant killed (or unchecked), 1 one survived, is
+# stale or broken, 2 the check itself failed (usage, the pristine build).
+#
+# Environment:
+#   PFNMAP_MUTATION_DIR     scratch directory, default /tmp/pfnmap-mutation:
+#                           src/, build/, build32/, logs/NAME.*
+#   PFNMAP_MUTATION_LABELS  ctest -L regex of the host tests
+set -euo pipefail
+
+here=$(cd -- "$(dirname -- "$0")" && pwd)
+top=$(cd -- "$here/../.." && pwd)
+list=$here/mutants
+work=${PFNMAP_MUTATION_DIR:-/tmp/pfnmap-mutation}
+labels=${PFNMAP_MUTATION_LABELS:-'^(unit|cli|pci|shim|oracle)$'}
+src=$work/src
+build=$work/build
+build32=$work/build32
+logs=$work/logs
+
+die()
+{
+	printf 'mutation: %s\n' "$*" >&2
+	exit 2
+}
+
+usage()
+{
+	sed -n '/^# Mutation check/,/^set -euo/{/^set/d;s/^# \{0,1\}//;p}' "$0"
+}
+
+vm=0
+jobs=2
+list_only=0
+only=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--vm) vm=1 ;;
+	-j)
+		[ $# -ge 2 ] || die "-j wants a number"
+		jobs=$2
+		shift
+		;;
+	-j*) jobs=${1#-j} ;;
+	--list) list_only=1 ;;
+	-h | --help)
+		usage
+		exit 0
+		;;
+	-*) die "unknown option '$1' (see --help)" ;;
+	*) only+=("$1") ;;
+	esac
+	shift
+done
+case $jobs in
+'' | *[!0-9]*) die "-j wants a number, not '$jobs'" ;;
+esac
+
+# ---------------------------------------------------------------------------
+# The list: "KEY VALUE" lines; "mutant NAME" starts an entry
+# ---------------------------------------------------------------------------
+names=()
+files=()
+perls=()
+needs=()
+abouts=()
+
+load_list()
+{
+	local line key val n=-1 lineno=0 i j
+
+	while IFS= read -r line || [ -n "$line" ]; do
+		lineno=$((lineno + 1))
+		case $line in
+		'' | '#'*) continue ;;
+		esac
+		key=${line%%[ 	]*}
+		val=${line#"$key"}
+		val=${val#"${val%%[! 	]*}"}
+		if [ "$key" = mutant ]; then
+			n=$((n + 1))
+			names[n]=$val
+			files[n]=
+			perls[n]=
+			needs[n]=
+			abouts[n]=
+			continue
+		fi
+		[ $n -ge 0 ] || die "$list:$lineno: '$key' before the first mutant"
+		case $key in
+		file) files[n]=$val ;;
+		perl) perls[n]=$val ;;
+		needs) needs[n]=$val ;;
+		about) abouts[n]=$val ;;
+		*) die "$list:$lineno: unknown key '$key'" ;;
+		esac
+	done <"$list"
+	[ $n -ge 0 ] || die "$list: no mutants"
+	for ((i = 0; i <= n; i++)); do
+		case ${names[i]} in
+		'' | *[!A-Za-z0-9._-]*)
+			die "$list: mutant '${names[i]}': a name is [A-Za-z0-9._-]+"
+			;;
+		esac
+		if [ -z "${files[i]}" ] || [ -z "${perls[i]}" ] ||
+		   [ -z "${abouts[i]}" ]; then
+			die "$list: mutant ${names[i]}: file, perl and about are required"
+		fi
+		for ((j = 0; j < i; j++)); do
+			[ "${names[i]}" != "${names[j]}" ] ||
+				die "$list: mutant ${names[i]} is listed twice"
+		done
+	done
+}
+
+load_list
+
+# The mutants to run, as indices
+selected=()
+if [ ${#only[@]} -eq 0 ]; then
+	for i in "${!names[@]}"; do
+		selected+=("$i")
+	done
+else
+	for want in "${only[@]}"; do
+		found=
+		for i in "${!names[@]}"; do
+			if [ "${names[i]}" = "$want" ]; then
+				found=$i
+			fi
+		done
+		[ -n "$found" ] || die "no mutant '$want' (see --list)"
+		selected+=("$found")
+	done
+fi
+
+if [ $list_only = 1 ]; then
+	for i in "${selected[@]}"; do
+		printf '%-24s %s: %s%s\n' "${names[i]}" "${files[i]}" \
+			"${abouts[i]}" "${needs[i]:+ [needs ${needs[i]}]}"
+	done
+	exit 0
+fi
+
+# Guest tests to run (--vm): the needs of the selected mutants
+vm_needs=()
+if [ $vm = 1 ]; then
+	for i in "${selected[@]}"; do
+		for item in ${needs[i]}; do
+			case " ${vm_needs[*]} " in
+			*" $item "*) ;;
+			*) vm_needs+=("$item") ;;
+			esac
+		done
+	done
+fi
+
+# ---------------------------------------------------------------------------
+# The scratch tree and its builds
+# ---------------------------------------------------------------------------
+sync_tree()
+{
+	local f
+	local -A keep=()
+
+	mkdir -p -- "$src" "$logs"
+	git -C "$top" ls-files -z -co --exclude-standard >"$work/files"
+	while IFS= read -r -d '' f; do
+		[ -f "$top/$f" ] || continue	# deleted, not yet committed
+		keep[$f]=1
+		# copied without its time stamp: a changed file is newer
+		# than what was built from it (also a mutant left behind)
+		if ! cmp -s -- "$top/$f" "$src/$f"; then
+			mkdir -p -- "$(dirname -- "$src/$f")"
+			cp --preserve=mode -- "$top/$f" "$src/$f"
+		fi
+	done <"$work/files"
+	while IFS= read -r -d '' f; do
+		f=${f#"$src/"}
+		if [ -z "${keep[$f]:-}" ]; then
+			rm -f -- "$src/$f"
+		fi
+	done < <(find "$src" -type f -print0)
+}
+
+# configure DIR [CMAKE ARGS...]: the helper module is not built (the guest
+# tests build their own); Ninja where there is one, on the first run
+configure()
+{
+	local dir=$1 gen=()
+
+	shift
+	if [ ! -f "$dir/CMakeCache.txt" ] && command -v ninja >/dev/null; then
+		gen=(-G Ninja)
+	fi
+	cmake -S "$src" -B "$dir" "${gen[@]}" \
+		-DPFNMAP_KERNEL_DIR="$work/no-kernel" "$@"
+}
+
+# build LOG: build/ (and with --vm the 32-bit CLI); nonzero if either fails
+build_all()
+{
+	local log=$1
+
+	{
+		cmake --build "$build" &&
+		if [ $vm = 1 ]; then
+			cmake --build "$build32" --target pfnmap
+		fi
+	} >"$log" 2>&1
+}
+
+# ---------------------------------------------------------------------------
+# Tests
+# ---------------------------------------------------------------------------
+
+# ctest_failed LOG CTEST-ARGS...: run ctest; print the names of the tests
+# that failed, one a line
+ctest_failed()
+{
+	local log=$1
+
+	shift
+	ctest --test-dir "$build" -j"$jobs" --output-on-failure "$@" \
+		>"$log" 2>&1 || true
+	grep -Eq '^[0-9]+% tests passed, [0-9]+ tests? failed out of [1-9]' \
+		"$log" || die "ctest $* ran no tests; see $log"
+	awk '/^The following tests FAILED:/ { f = 1; next }
+	     f && /^\t/ { print $3 }' "$log"
+}
+
+# regex_quote TEXT
+regex_quote()
+{
+	# shellcheck disable=SC2016 # a sed script
+	printf '%s' "$1" | sed 's/[][\.*^$()+?{}|]/\\&/g'
+}
+
+# run_tests LOG [NEEDS...]: the host tests, then (--vm) the needs; prints
+# the failed tests
+run_tests()
+{
+	local log=$1 item tests='' tlabels=''
+
+	shift
+	ctest_failed "$log.ctest" -L "$labels"
+	[ $vm = 1 ] || return 0
+	for item; do
+		case $item in
+		*/*) tests+=${tests:+|}$(regex_quote "$item") ;;
+		*) tlabels+=${tlabels:+|}$(regex_quote "$item") ;;
+		esac
+	done
+	if [ -n "$tests" ]; then
+		ctest_failed "$log.vm-tests" -R "^($tests)\$"
+	fi
+	if [ -n "$tlabels" ]; then
+		ctest_failed "$log.vm-labels" -L "^($tlabels)\$"
+	fi
+}
+
+# detail LOG TEST: the failed parts of TEST in ctest's output: the ts/
+# scripts of a suite run as one test, the cmocka tests of unit/*, the
+# guest checks (TAP numbers, #N) of vm/*
+detail()
+{
+	local f outs=()
+
+	for f in "$1".ctest "$1".vm-tests "$1".vm-labels; do
+		if [ -f "$f" ]; then
+			outs+=("$f")
+		fi
+	done
+	awk -v t="$2" '
+		/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: / || /^ *Start +[0-9]+: / ||
+		/^[0-9]+% tests passed/ {
+			cur = ""
+			if ($2 == "Test" && $4 == t)
+				cur = t
+			next
+		}
+		cur == "" { next }
+		/^failed: / { for (i = 2; i <= NF; i++) add($i) }
+		/^\[  FAILED  \] / && !/test\(s\)/ { add($4) }
+		/^[0-9.]+ not ok [0-9]+ / { add("#" $4) }
+		function add(w) {
+			# cli/NAME runs ts/NAME only: no news
+			if (!seen[w]++ && t !~ "/" w "$")
+				out = out " " w
+		}
+		END { sub(/^ /, "", out); print out }
+	' "${outs[@]}"
+}
+
+# minus WORDS WORDS: the words of the first list not in the second
+minus()
+{
+	local w out=
+
+	for w in $1; do
+		case " $2 " in
+		*" $w "*) ;;
+		*) out+=${out:+ }$w ;;
+		esac
+	done
+	printf '%s\n' "$out"
+}
+
+# ---------------------------------------------------------------------------
+# Mutants
+# ---------------------------------------------------------------------------
+restore=
+restore_file()
+{
+	if [ -n "$restore" ]; then
+		cp -- "$work/pristine" "$src/$restore"
+		restore=
+	fi
+}
+trap restore_file EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+killed=0
+survived=0
+stale=0
+broken=0
+unchecked=0
+declare -A base_failed=()
+
+report()
+{
+	printf '%-24s %s\n' "$1" "$2"
+}
+
+# apply I: the mutant's file, mutated, into $work/mutated; prints the
+# number of replacements (perl's complaint on stderr)
+apply()
+{
+	MUTANT_PERL=${perls[$1]} perl -e '
+		local $/;
+		my $s = <STDIN>;
+		my $n = eval "\$s =~ $ENV{MUTANT_PERL}g";
+		die "the substitution does not compile: $@" if $@;
+		open(my $out, ">", $ARGV[0]) or die "$ARGV[0]: $!\n";
+		print $out $s;
+		close($out) or die "$ARGV[0]: $!\n";
+		print $n || 0, "\n";
+	' "$work/mutated" <"$src/${files[$1]}"
+}
+
+run_mutant()
+{
+	local i=$1 name=${names[$1]} file=${files[$1]} log=$logs/${names[$1]}
+	local n t d by='' failed
+
+	rm -f -- "$log".*
+	if [ ! -f "$src/$file" ]; then
+		report "$name" "STALE (no file $file)"
+		stale=$((stale + 1))
+		return
+	fi
+	if ! n=$(apply "$i" 2>"$log.perl"); then
+		report "$name" "STALE ($(head -n 1 "$log.perl"))"
+		stale=$((stale + 1))
+		return
+	fi
+	if [ "$n" != 1 ]; then
+		report "$name" "STALE (replaces $n times in $file, not once)"
+		stale=$((stale + 1))
+		return
+	fi
+	if cmp -s -- "$work/mutated" "$src/$file"; then
+		report "$name" "STALE (changes nothing in $file)"
+		stale=$((stale + 1))
+		return
+	fi
+	cp -- "$src/$file" "$work/pristine"
+	restore=$file
+	cp -- "$work/mutated" "$src/$file"
+	diff -u "$work/pristine" "$work/mutated" >"$log.diff" || true
+
+	if ! build_all "$log.build"; then
+		restore_file
+		report "$name" "BROKEN (does not build; see $log.build)"
+		broken=$((broken + 1))
+		return
+	fi
+	# shellcheck disable=SC2086 # needs is a list
+	failed=$(run_tests "$log" ${needs[i]})
+	restore_file
+
+	for t in $failed; do
+		d=$(detail "$log" "$t")
+		if [ -n "${base_failed[$t]:-}" ]; then
+			# failing already: only what newly fails in it counts
+			d=$(minus "$d" "${base_failed[$t]}")
+			[ -n "$d" ] || continue
+		fi
+		by+="${by:+, }$t${d:+ ($d)}"
+	done
+	if [ -n "$by" ]; then
+		report "$name" "KILLED by $by"
+		killed=$((killed + 1))
+	elif [ -n "${needs[i]}" ] && [ $vm = 0 ]; then
+		report "$name" "UNCHECKED: survived the host tests; needs --vm (${needs[i]})"
+		unchecked=$((unchecked + 1))
+	else
+		report "$name" "SURVIVED: ${abouts[i]}"
+		survived=$((survived + 1))
+	fi
+}
+
+# ---------------------------------------------------------------------------
+start=$SECONDS
+command -v git >/dev/null || die "git is needed (git ls-files)"
+mkdir -p -- "$work"
+printf 'mutation: scratch tree %s from %s\n' "$src" "$top"
+sync_tree
+configure "$build" -DPFNMAP_CLI32="$build32/cli/pfnmap" >"$logs/configure" 2>&1 ||
+	die "configuring $build failed; see $logs/configure"
+if [ $vm = 1 ]; then
+	configure "$build32" \
+		-DCMAKE_TOOLCHAIN_FILE="$src/cmake/i386-toolchain.cmake" \
+		>"$logs/configure32" 2>&1 ||
+		die "configuring $build32 failed; see $logs/configure32"
+fi
+build_all "$logs/pristine.build" ||
+	die "the pristine tree does not build; see $logs/pristine.build"
+printf 'mutation: pristine tree: running the tests %s%s\n' "$labels" \
+	"${vm_needs[*]:+ and ${vm_needs[*]}}"
+base=$(run_tests "$logs/pristine" "${vm_needs[@]}")
+for t in $base; do
+	d=$(detail "$logs/pristine" "$t")
+	base_failed[$t]=${d:-" "}
+	if [ -n "$d" ]; then
+		printf 'mutation: warning: %s fails without any mutant: %s; only what else fails in it counts\n' \
+			"$t" "$d" >&2
+	else
+		printf 'mutation: warning: %s fails without any mutant; it kills nothing\n' \
+			"$t" >&2
+	fi
+done
+printf 'mutation: %d mutants, logs in %s\n\n' "${#selected[@]}" "$logs"
+
+for i in "${selected[@]}"; do
+	run_mutant "$i"
+done
+
+printf '\n%d mutants: %d killed, %d survived, %d stale, %d broken, %d unchecked (%d s)\n' \
+	"${#selected[@]}" "$killed" "$survived" "$stale" "$broken" "$unchecked" \
+	$((SECONDS - start))
+if [ $((survived + stale + broken)) -ne 0 ]; then
+	exit 1
+fi
+exit 0
