@@ -73,9 +73,25 @@ fi
 # that need it are skipped there, and only there. The probe is a program of
 # its own (emu-probe.c), not pfnmap: a bug of pfnmap's must fail the tests,
 # never pass for the emulator's.
+# emu_probe PROBE DIR CASE VAR WHAT: emu-probe CASE; if the emulator gets
+# it wrong, VAR says so ("the emulator WHAT"), for ts_need_* to skip on
+emu_probe()
+{
+	local out rc
+
+	out=$("${TS_RUNNER[@]}" "$1" "$3" "$2" 2>&1)
+	rc=$?
+	case $rc in
+	0) ;;
+	1) export "$4=the emulator $5 (emu-probe: $out)" ;;
+	*) echo "$0: emu-probe $3 failed (exit $rc): $out" >&2; exit 2 ;;
+	esac
+	rm -f -- "$2/$3"
+}
+
 probe_emulator()
 {
-	local probe d="$TS_TMPDIR/probe" out rc
+	local probe d="$TS_TMPDIR/probe"
 
 	probe=${PFNMAP_TEST_PROBE-$(dirname -- "$PFNMAP")/../tests/cli/emu-probe}
 	[ -n "$probe" ] || return 0
@@ -84,21 +100,8 @@ probe_emulator()
 		exit 2
 	fi
 	mkdir "$d" || exit 2
-	out=$("${TS_RUNNER[@]}" "$probe" high "$d" 2>&1)
-	rc=$?
-	case $rc in
-	0) ;;
-	1) export TS_NO_HIGH="the emulator maps offsets above 4 GiB wrongly (emu-probe: $out)" ;;
-	*) echo "$0: emu-probe high failed (exit $rc): $out" >&2; exit 2 ;;
-	esac
-	rm -f -- "$d/high"
-	out=$("${TS_RUNNER[@]}" "$probe" sigbus "$d" 2>&1)
-	rc=$?
-	case $rc in
-	0) ;;
-	1) export TS_NO_SIGBUS_ADDR="the emulator reports a wrong SIGBUS address (emu-probe: $out)" ;;
-	*) echo "$0: emu-probe sigbus failed (exit $rc): $out" >&2; exit 2 ;;
-	esac
+	emu_probe "$probe" "$d" high TS_NO_HIGH "maps offsets above 4 GiB wrongly"
+	emu_probe "$probe" "$d" sigbus TS_NO_SIGBUS_ADDR "reports a wrong SIGBUS address"
 	rm -rf -- "$d"
 }
 [ -n "$PFNMAP_TEST_RUNNER" ] && probe_emulator
