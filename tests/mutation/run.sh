@@ -17,7 +17,6 @@
 # (not valgrind, vm or docs), put the pristine file back. Each mutant is
 #
 #   KILLED by TESTS   tests that pass on the pristine tree fail with it
-#                     (for cli/run and pci/run: the failed ts/ scripts)
 #   SURVIVED          no such test: a hole in the tests
 #   STALE             its substitution does not replace exactly once: the
 #                     code moved on, move the mutant with it
