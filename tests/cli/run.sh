@@ -86,7 +86,6 @@ emu_probe()
 	1) export "$4=the emulator $5 (emu-probe: $out)" ;;
 	*) echo "$0: emu-probe $3 failed (exit $rc): $out" >&2; exit 2 ;;
 	esac
-	rm -f -- "$2/$3"
 }
 
 probe_emulator()
