@@ -1,52 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * dump: raw bytes to stdout or -o FILE; hexdump: the same bytes as
- * `hexdump -C` shows them, with physical addresses. Write-back memory is
- * dumped straight from the mapping; anything else is read with exact-width
- * loads into a buffer first. Output is produced a page at a time, so that a
- * bus error still leaves everything before the faulting page on the output:
- * for hexdump, as `hexdump -C` prints input that ends there.
+ * `hexdump -C` shows them, with physical addresses. The window layer hands
+ * over write-back memory in place (dump writes it straight from the
+ * mapping) and anything else a page-sized piece at a time, read with
+ * exact-width loads. A bus error thus still leaves everything before the
+ * faulting piece on the output: for hexdump, as `hexdump -C` prints input
+ * that ends there.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "access.h"
 #include "commands.h"
 #include "hexdump.h"
+#include "msg.h"
 #include "out.h"
 
-#define PIECE	4096			/* the granularity of a fault */
 #define FLUSH	(256 * 1024)		/* pending output written at */
-/* text of up to FLUSH + one piece, then room for the raw piece */
-#define BUFSZ	(FLUSH + HEXDUMP_OUT_MAX(PIECE) + PIECE)
+/* text of up to FLUSH, then one piece's text */
+#define BUFSZ	(FLUSH + HEXDUMP_OUT_MAX(PIECE))
 
 struct dump {
-	const struct options *o;
-	const char *cmd;
-	const struct region *r;
+	struct sink sink;
 	struct output out;
 	struct hexdump hd;
-	struct hexdump hd_piece;	/* hd before the piece being taken */
 	bool hex;
-	unsigned char *buf;		/* pending raw bytes or text */
+	char *buf;			/* pending raw bytes or text */
 	size_t pending;
 };
-
-/*
- * -v says what the kernel applied, write-back too; uc/wc only became known
- * now: the region must suit exact-width loads
- */
-static int check_exact(struct dump *d, const struct window *w)
-{
-	if (!w->exact) {
-		note(d->o, "%s: the kernel applied %s: bulk copies", d->cmd,
-		     applied_name(w->applied));
-		return 0;
-	}
-	note(d->o, "%s: the kernel applied %s: %u-bit loads", d->cmd,
-	     applied_name(w->applied), 8 * d->o->width);
-	return check_width_aligned(d->cmd, d->r, d->o->width, "uncached loads");
-}
 
 static int flush(struct dump *d)
 {
@@ -56,150 +37,99 @@ static int flush(struct dump *d)
 	return r;
 }
 
-/* The bytes of a piece, into dst */
-static void read_piece(const struct dump *d, const struct window *w,
-		       void *dst, size_t off, size_t n)
+/* A piece read whole: raw bytes or hexdump text, pending */
+static int put(struct sink *s, const void *buf, size_t len)
 {
-	const volatile unsigned char *src = w->p + off;
+	struct dump *d = (struct dump *)s;
 
-	if (w->exact) {
-		io_copy_from(dst, src, n, d->o->width);
-		return;
-	}
-	/*
-	 * a faulting page is reported at its first byte asked for, not where
-	 * memcpy happens to start reading it
-	 */
-	(void)*src;
-	memcpy(dst, w->p + off, n);
-}
-
-/*
- * One piece into the pending buffer: raw bytes or hexdump text. pending
- * grows only once the piece is whole, so a fault inside it drops it all.
- */
-static void take(struct dump *d, const struct window *w, size_t off, size_t n)
-{
-	unsigned char *dst = d->buf + d->pending;
-	/* the bytes of exact loads go just past the text they will become */
-	unsigned char *raw = d->buf + BUFSZ - PIECE;
-
-	/* a fault may leave hd half way through the piece's rows */
-	d->hd_piece = d->hd;
-	if (!d->hex) {
-		read_piece(d, w, dst, off, n);
-		d->pending += n;
-	} else if (w->exact) {
-		read_piece(d, w, raw, off, n);
-		d->pending += hexdump_feed(&d->hd, raw, n, (char *)dst);
+	if (d->hex) {
+		d->pending += hexdump_feed(&d->hd, buf, len, d->buf + d->pending);
 	} else {
-		d->pending += hexdump_feed(&d->hd, w->p + off, n, (char *)dst);
+		memcpy(d->buf + d->pending, buf, len);
+		d->pending += len;
 	}
+	return d->pending >= FLUSH ? flush(d) : 0;
 }
 
-/* The window from off on, a page-sized piece at a time */
-static int dump_pieces(struct dump *d, const struct window *w, size_t off)
+/* Write-back memory, written straight from the mapping */
+static int put_in_place(struct sink *s, const void *buf, size_t len)
 {
-	size_t n;
-	int r = 0;
-
-	for (; !r && off < w->len; off += n) {
-		n = PIECE - ((w->phys + off) & (PIECE - 1));
-		if (n > w->len - off)
-			n = w->len - off;
-		take(d, w, off, n);
-		if (d->pending >= FLUSH)
-			r = flush(d);
-	}
-	return r;
-}
-
-/*
- * Raw bytes of write-back memory: no copy of our own, until the kernel
- * cannot read the source. It then drops the whole chunk it was copying (a
- * pipe's page, not aligned with ours): the rest goes a piece at a time.
- */
-static int dump_direct(struct dump *d, const struct window *w)
-{
-	size_t before = d->out.done;
-	int r = out_write(&d->out, w->p, w->len);
-
-	if (r == OUT_EFAULT)
-		return dump_pieces(d, w, d->out.done - before);
-	return r;
-}
-
-static int dump_window(struct window *w, void *ctx)
-{
-	struct dump *d = ctx;
-	int r = check_exact(d, w);
+	struct dump *d = (struct dump *)s;
+	size_t before;
+	int r = d->pending ? flush(d) : 0;
 
 	if (r)
 		return r;
-	if (w->exact || d->hex)
-		return dump_pieces(d, w, 0);
-	/* a window before this one may have been exact */
-	if (d->pending)
-		r = flush(d);
-	return r ? r : dump_direct(d, w);
+	before = d->out.done;
+	r = out_write(&d->out, buf, len);
+	s->taken = d->out.done - before;
+	return r == OUT_EFAULT ? SINK_EFAULT : r;
 }
 
 /* The end of the input: hexdump's last row and address, what is pending */
 static int finish(struct dump *d)
 {
 	if (d->hex)
-		d->pending += hexdump_finish(&d->hd, (char *)d->buf + d->pending);
+		d->pending += hexdump_finish(&d->hd, d->buf + d->pending);
 	return d->pending ? flush(d) : 0;
 }
 
-/*
- * A fault ends the input at the faulting piece: what came before it goes
- * out, ahead of the message. Its status is the fault's (exit 4) either way.
- */
-static void salvage(void *ctx)
-{
-	struct dump *d = ctx;
-
-	d->hd = d->hd_piece;
-	finish(d);
-}
-
-static int dump_region(struct dump *d, const struct region *reg)
+static int dump_extent(const struct options *o, const char *cmd,
+		       const struct extent *x, struct dump *d)
 {
 	struct target t;
-	int r = target_open(&t, d->o, false);
+	struct mapping m;
+	int r = open_mapping(o, cmd, x, false, &t, &m);
 
 	if (!r)
-		r = for_each_window_salvage(&t, reg->start, reg->size,
-					    dump_window, salvage, d);
+		r = map_read(&m, &d->sink);
+	/*
+	 * a fault ends the input at the faulting piece: what came before it
+	 * goes out ahead of the message, its status the fault's either way
+	 */
+	if (!r || r == EXIT_FAULT) {
+		int f = finish(d);
+
+		r = r ? r : f;
+	}
+	r = mapping_end(&m, r);
 	target_close(&t);
-	return r ? r : finish(d);
+	return r;
+}
+
+static int prepare(const struct options *o, const char *cmd, bool hex,
+		   const char *text, struct extent *x)
+{
+	int r = region_arg(o, cmd, text, REGION_NEED_SIZE, x);
+
+	if (!r && (x->plan.cache == CACHE_UC || x->plan.cache == CACHE_WC))
+		r = check_width_aligned(cmd, x, o->width, "uncached loads");
+	if (!r && !hex)
+		r = output_refuse_tty(o->output, o->force);
+	return r;
 }
 
 static int run(struct options *o, char **argv, const char *cmd, bool hex)
 {
-	struct region reg;
-	struct dump d = { .o = o, .cmd = cmd, .r = &reg, .hex = hex };
-	int r = region_arg(o, cmd, argv[0], REGION_NEED_SIZE, &reg);
+	struct dump d = { .sink = { .put = put }, .hex = hex };
+	struct extent x;
+	int r = prepare(o, cmd, hex, argv[0], &x);
 
-	if (!r && (o->cache == CACHE_UC || o->cache == CACHE_WC))
-		r = check_width_aligned(cmd, &reg, o->width, "uncached loads");
-	if (!r && !hex)
-		r = output_refuse_tty(o->output, o->force);
 	/* a dry run creates no -o FILE, nor truncates it */
-	if (r || announce(o, cmd, &reg))
+	if (r || announce(o, cmd, &x))
 		return r;
 	r = output_open(&d.out, o->output);
 	if (r)
 		return r;
 	d.buf = malloc(BUFSZ);
 	if (!d.buf) {
-		err("%s: out of memory", cmd);
+		pf_error("%s: out of memory for a %u-byte buffer", cmd, (unsigned int)BUFSZ);
 		return EXIT_FAIL;
 	}
-	hexdump_init(&d.hd, reg.start);
-	d.hd_piece = d.hd;
-	r = dump_region(&d, &reg);
+	if (!hex)
+		d.sink.put_in_place = put_in_place;
+	hexdump_init(&d.hd, x.start);
+	r = dump_extent(o, cmd, &x, &d);
 	free(d.buf);
 	if (r == OUT_CLOSED)
 		return EXIT_OK;

@@ -13,10 +13,9 @@
 
 #include "commands.h"
 #include "iomem.h"
-#include "pci.h"
 #include "region.h"
 
-static void print_owners(const struct iomem *io, const struct region *r)
+static void print_owners(const struct iomem *io, const struct extent *r)
 {
 	uint64_t last = r->start + (r->size - 1);
 	const struct iomem_entry *e;
@@ -45,10 +44,10 @@ static const char *ram_words(enum ram_state s)
 	}
 }
 
-static const char *predicted_cache(const struct options *o, enum ram_state s)
+static const char *predicted_cache(const struct extent *x, enum ram_state s)
 {
-	if (o->cache != CACHE_AUTO)
-		return cache_names[o->cache];
+	if (x->plan.cache != CACHE_AUTO)
+		return cache_names[x->plan.cache];
 	if (s == RAM_ALL)
 		return "auto: wb (System RAM is always write-back)";
 	return "auto: as /dev/mem: write-back where the MTRRs say so (RAM "
@@ -76,7 +75,7 @@ static void print_helper(void)
 		close(t.fd);
 }
 
-static void print_bar(const struct bar *b)
+static void print_bar(const struct pci_bar *b)
 {
 	printf("device: %s %04x:%04x %s\n", b->slot, b->vendor, b->device,
 	       b->names);
@@ -88,11 +87,19 @@ static void print_bar(const struct bar *b)
 	       b->prefetch ? "prefetchable" : "non-prefetchable");
 }
 
+static void print_range(const struct extent *r)
+{
+	unsigned int shift = page_shift();
+	struct pfn_span s;
+
+	region_pfns(r->start, r->size, shift, &s);
+	printf("region: 0x%llx-0x%llx\nsize: %llu\n", (unsigned long long)r->start, (unsigned long long)(r->start + (r->size - 1)), (unsigned long long)r->size);
+	printf("pfn: 0x%llx-0x%llx\npages: %llu\npage-size: %u\npage-offset: 0x%llx\n", (unsigned long long)s.first_pfn, (unsigned long long)s.last_pfn, (unsigned long long)s.pages, 1U << shift, (unsigned long long)s.offset);
+}
+
 int cmd_info(struct options *o, char **argv)
 {
-	unsigned int shift = 0;
-	struct pfn_span s;
-	struct region r;
+	struct extent r;
 	struct iomem io;
 	enum ram_state ram = RAM_NONE;
 	bool known = false;
@@ -100,32 +107,22 @@ int cmd_info(struct options *o, char **argv)
 
 	if (ret)
 		return ret;
-	while ((1L << shift) < sysconf(_SC_PAGESIZE))
-		shift++;
-	region_pfns(&r, shift, &s);
-	if (r.bar)
-		print_bar(r.bar);
-	printf("region: 0x%llx-0x%llx\nsize: %llu\n",
-	       (unsigned long long)r.start,
-	       (unsigned long long)(r.start + (r.size - 1)),
-	       (unsigned long long)r.size);
-	printf("pfn: 0x%llx-0x%llx\npages: %llu\npage-size: %u\n"
-	       "page-offset: 0x%llx\n", (unsigned long long)s.first_pfn,
-	       (unsigned long long)s.last_pfn, (unsigned long long)s.pages,
-	       1U << shift, (unsigned long long)s.offset);
+	if (r.is_bar)
+		print_bar(&r.bar);
+	print_range(&r);
 	if (iomem_load(NULL, &io)) {
 		printf("iomem: unreadable (%s)\n", strerror(errno));
 	} else if (io.hidden) {
-		printf("iomem: unknown: /proc/iomem shows every address as 0 "
-		       "without root (CAP_SYS_ADMIN)\n");
+		printf("iomem: unknown: /proc/iomem shows every address as 0 without root (CAP_SYS_ADMIN)\n");
 	} else {
 		print_owners(&io, &r);
 		ram = iomem_ram(&io, r.start, r.start + (r.size - 1));
 		known = true;
 	}
 	printf("ram: %s\n", known ? ram_words(ram) : "unknown");
-	printf("cache: %s\n", predicted_cache(o, ram));
-	if (!o->device)
+	printf("cache: %s\n", predicted_cache(&r, ram));
+	/* what --device or --sysfs maps through needs no helper */
+	if (!o->device && !r.plan.file[0])
 		print_helper();
 	iomem_free(&io);
 	return 0;

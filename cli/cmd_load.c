@@ -11,16 +11,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "access.h"
 #include "commands.h"
+#include "msg.h"
 #include "out.h"
 
 #define CHUNK		(1024 * 1024)
-#define LOAD_EOF	1
 
 struct load {
-	struct options *o;
-	const struct region *r;
+	const struct options *o;
+	const struct extent *x;
 	const char *name;
 	int fd;
 	unsigned char *mem;	/* a pipe read whole, for a plain START */
@@ -42,36 +41,29 @@ static ssize_t next_chunk(struct load *l, size_t want, const unsigned char **p)
 	}
 	n = read_full(l->fd, l->bounce, want);
 	if (n < 0)
-		err("load: reading %s: %s", l->name, strerror(errno));
+		pf_error("load: reading %s: %s", l->name, strerror(errno));
 	*p = l->bounce;
 	return n;
 }
 
-static int load_window(struct window *w, void *ctx)
+/* The input into the mapping, a chunk at a time, until it ends */
+static int load_input(struct load *l, struct mapping *m)
 {
-	struct load *l = ctx;
-	size_t off, n, width = l->o->width;
 	const unsigned char *src;
+	size_t n, wrote;
 	ssize_t got;
+	int r;
 
-	if (w->exact && check_width_aligned("load", l->r, width,
-					    "uncached stores"))
-		return EXIT_USAGE;
-	for (off = 0; off < w->len; off += n) {
-		n = w->len - off < CHUNK ? w->len - off : CHUNK;
+	while (l->got < l->x->size) {
+		n = l->x->size - l->got < CHUNK ? (size_t)(l->x->size - l->got) : CHUNK;
 		got = next_chunk(l, n, &src);
 		if (got < 0)
 			return EXIT_FAIL;
 		l->got += (uint64_t)got;
-		if (w->exact)
-			got -= got % width;	/* only whole units */
-		if (w->exact)
-			io_copy_to(w->p + off, src, (size_t)got, width);
-		else
-			memcpy(w->p + off, src, (size_t)got);
-		l->done += (uint64_t)got;
-		if ((size_t)got < n)
-			return LOAD_EOF;
+		r = map_write(m, l->done, src, (size_t)got, &wrote);
+		l->done += wrote;
+		if (r || (size_t)got < n)
+			return r;
 	}
 	return 0;
 }
@@ -87,7 +79,7 @@ static int open_input(struct load *l, const char *path)
 	l->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (l->fd >= 0)
 		return 0;
-	err("load: cannot open %s: %s", path, strerror(errno));
+	pf_error("load: cannot open %s: %s", path, strerror(errno));
 	return EXIT_FAIL;
 }
 
@@ -105,7 +97,7 @@ static uint64_t regular_left(int fd, const struct stat *st)
 }
 
 /* A plain START: the region is as long as the input */
-static int size_from_input(struct load *l, struct region *reg, uint64_t room)
+static int size_from_input(struct load *l, struct extent *reg, uint64_t room)
 {
 	struct stat st;
 	size_t cap = 0;
@@ -119,16 +111,14 @@ static int size_from_input(struct load *l, struct region *reg, uint64_t room)
 				cap = cap ? 2 * cap : CHUNK;
 				l->mem = realloc(l->mem, cap);
 				if (!l->mem) {
-					err("load: %s does not fit in memory",
-					    l->name);
+					pf_error("load: %s does not fit in memory", l->name);
 					return EXIT_FAIL;
 				}
 			}
 			n = read_full(l->fd, l->mem + l->memlen,
 				      cap - l->memlen);
 			if (n < 0) {
-				err("load: reading %s: %s", l->name,
-				    strerror(errno));
+				pf_error("load: reading %s: %s", l->name, strerror(errno));
 				return EXIT_FAIL;
 			}
 			l->memlen += (size_t)n;
@@ -136,18 +126,15 @@ static int size_from_input(struct load *l, struct region *reg, uint64_t room)
 		reg->size = l->memlen;
 	}
 	if (!reg->size) {
-		err("load: %s is empty; nothing to load", l->name);
+		pf_error("load: %s is empty; nothing to load", l->name);
 		return EXIT_FAIL;
 	}
 	if (room && reg->size > room) {
-		err("load: %s is %llu bytes; only %llu fit from '%s' to the end "
-		    "of the BAR", l->name, (unsigned long long)reg->size,
-		    (unsigned long long)room, reg->text);
+		pf_error("load: %s is %llu bytes; only %llu fit from '%s' to the end of the BAR", l->name, (unsigned long long)reg->size, (unsigned long long)room, reg->text);
 		return EXIT_USAGE;
 	}
 	if (reg->size - 1 > UINT64_MAX - reg->start) {
-		err("load: %s does not fit above 0x%llx", l->name,
-		    (unsigned long long)reg->start);
+		pf_error("load: %s does not fit above 0x%llx", l->name, (unsigned long long)reg->start);
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -155,59 +142,62 @@ static int size_from_input(struct load *l, struct region *reg, uint64_t room)
 
 static int report(struct load *l, int r)
 {
-	if (r && r != LOAD_EOF)
+	if (r)
 		return r;
-	if (l->done < l->r->size && l->got > l->done) {
-		err("load: short input: %s ended after %llu of %llu bytes; "
-		    "only the first %llu were written, in whole %u-bit stores",
-		    l->name, (unsigned long long)l->got,
-		    (unsigned long long)l->r->size,
-		    (unsigned long long)l->done, 8 * l->o->width);
+	if (l->done < l->x->size && l->got > l->done) {
+		pf_error("load: short input: %s ended after %llu of %llu bytes; only the first %llu were written, in whole %u-bit stores", l->name, (unsigned long long)l->got, (unsigned long long)l->x->size, (unsigned long long)l->done, 8 * l->o->width);
 		return EXIT_FAIL;
 	}
-	if (l->done < l->r->size) {
-		err("load: short input: %s ended after %llu of %llu bytes; "
-		    "only those were written", l->name,
-		    (unsigned long long)l->done,
-		    (unsigned long long)l->r->size);
+	if (l->done < l->x->size) {
+		pf_error("load: short input: %s ended after %llu of %llu bytes; only those were written", l->name, (unsigned long long)l->done, (unsigned long long)l->x->size);
 		return EXIT_FAIL;
 	}
-	note(l->o, "load: %llu bytes from %s", (unsigned long long)l->done,
-	     l->name);
+	pf_info("load: %llu bytes from %s", (unsigned long long)l->done, l->name);
 	return 0;
 }
 
-static int prepare(struct load *l, char **argv, struct region *reg)
+static int prepare(struct load *l, char **argv, struct extent *x)
 {
-	int r = region_arg(l->o, "load", argv[0], REGION_WRITES, reg);
+	int r = region_arg(l->o, "load", argv[0], REGION_WRITES, x);
 	/* a BAR without +SIZE: the input may fill it up to its end */
-	uint64_t room = reg->bar ? reg->size : 0;
+	uint64_t room = x->is_bar ? x->size : 0;
 
 	if (!r)
 		r = open_input(l, argv[1]);
-	if (!r && !reg->has_size)
-		r = size_from_input(l, reg, room);
-	if (!r && (l->o->cache == CACHE_UC || l->o->cache == CACHE_WC))
-		r = check_width_aligned("load", reg, l->o->width,
-					"uncached stores");
+	if (!r && !x->has_size)
+		r = size_from_input(l, x, room);
+	if (!r && (x->plan.cache == CACHE_UC || x->plan.cache == CACHE_WC))
+		r = check_width_aligned("load", x, l->o->width, "uncached stores");
 	return r;
+}
+
+static int load(struct load *l)
+{
+	struct target t;
+	struct mapping m;
+	int r;
+
+	l->bounce = malloc(CHUNK);
+	if (!l->bounce) {
+		pf_error("load: out of memory for a %u-byte buffer", CHUNK);
+		return EXIT_FAIL;
+	}
+	r = open_mapping(l->o, "load", l->x, true, &t, &m);
+	if (!r)
+		r = load_input(l, &m);
+	r = mapping_end(&m, r);
+	target_close(&t);
+	return report(l, r);
 }
 
 int cmd_load(struct options *o, char **argv)
 {
-	struct region reg;
-	struct load l = { .o = o, .r = &reg, .fd = -1 };
-	struct target t = { .fd = -1 };
-	int r = prepare(&l, argv, &reg);
+	struct extent x;
+	struct load l = { .o = o, .x = &x, .fd = -1 };
+	int r = prepare(&l, argv, &x);
 
-	if (!r && !announce(o, "load", &reg)) {
-		l.bounce = malloc(CHUNK);
-		r = l.bounce ? target_open(&t, o, true) : EXIT_FAIL;
-		if (!r)
-			r = report(&l, for_each_window(&t, reg.start, reg.size,
-							load_window, &l));
-	}
-	target_close(&t);
+	if (!r && !announce(o, "load", &x))
+		r = load(&l);
 	if (l.fd > STDIN_FILENO)
 		close(l.fd);
 	free(l.bounce);

@@ -5,102 +5,65 @@
  */
 #include <stdio.h>
 
-#include "access.h"
 #include "commands.h"
-#include "region.h"
 
-struct value_op {
-	const struct options *o;
-	uint64_t value;
-};
+enum value_op { OP_FILL, OP_READ, OP_WRITE };
 
-static int value_arg(const char *cmd, const char *text,
-		     const struct options *o, uint64_t *v)
-{
-	char msg[REGION_ERR_MAX];
-
-	if (!parse_value(text, o->width, v, msg, sizeof(msg)))
-		return 0;
-	err("%s: %s", cmd, msg);
-	return EXIT_USAGE;
-}
-
-static int fill_window(struct window *w, void *ctx)
-{
-	struct value_op *op = ctx;
-
-	if (w->exact)
-		io_fill(w->p, op->value, w->len, op->o->width);
-	else
-		bulk_fill(w->p, op->value, w->len, op->o->width);
-	return 0;
-}
-
-static int read_window(struct window *w, void *ctx)
-{
-	struct value_op *op = ctx;
-
-	op->value = io_read(w->p, op->o->width);
-	return 0;
-}
-
-static int write_window(struct window *w, void *ctx)
-{
-	struct value_op *op = ctx;
-
-	io_write(w->p, op->value, op->o->width);
-	return 0;
-}
-
-static int run(const struct options *o, const char *cmd, bool write,
-	       const struct region *reg, window_fn fn, struct value_op *op)
+static int access_value(const struct options *o, const char *cmd,
+			enum value_op op, const struct extent *x,
+			uint64_t *value)
 {
 	struct target t;
+	struct mapping m;
 	int r;
 
-	if (announce(o, cmd, reg))
+	if (announce(o, cmd, x))
 		return 0;
-	r = target_open(&t, o, write);
-	if (!r)
-		r = for_each_window(&t, reg->start, reg->size, fn, op);
+	r = open_mapping(o, cmd, x, op != OP_READ, &t, &m);
+	if (!r && op == OP_FILL)
+		r = map_fill(&m, *value);
+	else if (!r && op == OP_READ)
+		r = map_read_value(&m, value);
+	else if (!r)
+		r = map_write_value(&m, *value);
+	r = mapping_end(&m, r);
 	target_close(&t);
 	return r;
 }
 
 int cmd_fill(struct options *o, char **argv)
 {
-	struct value_op op = { .o = o };
-	struct region reg;
-	int r = region_arg(o, "fill", argv[0], REGION_NEED_SIZE | REGION_WRITES,
-			   &reg);
+	struct extent x;
+	uint64_t value;
+	int r = region_arg(o, "fill", argv[0], REGION_NEED_SIZE | REGION_WRITES, &x);
 
 	if (!r)
-		r = check_width_aligned("fill", &reg, o->width, "stores");
+		r = check_width_aligned("fill", &x, o->width, "stores");
 	if (!r)
-		r = value_arg("fill", argv[1], o, &op.value);
-	return r ? r : run(o, "fill", true, &reg, fill_window, &op);
+		r = value_arg("fill", argv[1], o->width, &value);
+	return r ? r : access_value(o, "fill", OP_FILL, &x, &value);
 }
 
 int cmd_read(struct options *o, char **argv)
 {
-	struct value_op op = { .o = o };
-	struct region reg;
-	int r = addr_arg(o, "read", argv[0], 0, &reg);
+	struct extent x;
+	uint64_t value = 0;
+	int r = addr_arg(o, "read", argv[0], 0, &x);
 
 	if (!r)
-		r = run(o, "read", false, &reg, read_window, &op);
+		r = access_value(o, "read", OP_READ, &x, &value);
 	if (!r && !o->dry_run)
-		printf("0x%0*llx\n", 2 * o->width, (unsigned long long)op.value);
+		printf("0x%0*llx\n", 2 * o->width, (unsigned long long)value);
 	return r;
 }
 
 int cmd_write(struct options *o, char **argv)
 {
-	struct value_op op = { .o = o };
-	struct region reg;
-	int r = addr_arg(o, "write", argv[0], REGION_WRITES, &reg);
+	struct extent x;
+	uint64_t value;
+	int r = addr_arg(o, "write", argv[0], REGION_WRITES, &x);
 
 	if (!r)
-		r = value_arg("write", argv[1], o, &op.value);
-	return r ? r : run(o, "write", true, &reg, write_window, &op);
+		r = value_arg("write", argv[1], o->width, &value);
+	return r ? r : access_value(o, "write", OP_WRITE, &x, &value);
 }

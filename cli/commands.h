@@ -1,16 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The commands, and what they share before anything is mapped */
+/* The commands, their properties, and what they share before mapping */
 #ifndef PFNMAP_COMMANDS_H
 #define PFNMAP_COMMANDS_H
 
 #include "pfnmap.h"
 #include "target.h"
+#include "window.h"
+
+/* What a command is, for main.c's checks and --help */
+#define CMD_OUTPUT	0x1	/* writes to -o FILE */
+#define CMD_WRITES	0x2	/* writes physical memory */
+#define CMD_MAPS	0x4	/* maps anything at all */
 
 struct command {
 	const char *name;
-	const char *args;
+	const char *args;	/* usage */
+	const char *doc;	/* one line for --help */
 	int min_args;
 	int max_args;
+	unsigned int flags;	/* CMD_* */
 	int (*run)(struct options *o, char **argv);
 };
 
@@ -28,20 +36,25 @@ int cmd_bars(struct options *o, char **argv);
 #define REGION_NEED_SIZE	1	/* a plain START is an error */
 #define REGION_WRITES		2	/* the command writes into it */
 
-/* REGION argument of cmd: physical or a PCI BAR identifier */
-int region_arg(struct options *o, const char *cmd, const char *text,
-	       unsigned int flags, struct region *r);
+/* REGION argument of cmd: physical or a PCI location, resolved */
+int region_arg(const struct options *o, const char *cmd, const char *text,
+	       unsigned int flags, struct extent *x);
 
 /* An ADDR argument: a plain START or a BAR offset, aligned to the width */
-int addr_arg(struct options *o, const char *cmd, const char *text,
-	     unsigned int flags, struct region *r);
+int addr_arg(const struct options *o, const char *cmd, const char *text,
+	     unsigned int flags, struct extent *x);
 
-/* start and size multiples of the width, or a message and EXIT_USAGE */
-int check_width_aligned(const char *cmd, const struct region *r,
-			unsigned int width, const char *why);
+/* A VALUE argument of --width */
+int value_arg(const char *cmd, const char *text, unsigned int width,
+	      uint64_t *v);
 
 /* -v and -n: say what will be done; returns 1 when it was a dry run */
 int announce(const struct options *o, const char *cmd,
-	     const struct region *r);
+	     const struct extent *x);
+
+/* Opens x's target and a mapping of x through it, for cmd */
+int open_mapping(const struct options *o, const char *cmd,
+		 const struct extent *x, bool write, struct target *t,
+		 struct mapping *m);
 
 #endif

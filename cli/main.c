@@ -13,21 +13,22 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "msg.h"
 #include "region.h"
 
 const char *argp_program_version = "pfnmap " PFNMAP_VERSION;
-const char *argp_program_bug_address = "<https://github.com/pfnmap/pfnmap/issues>";
+/* no address of our own: argp prints none; the epilogue names the docs */
 
 const struct command commands[] = {
-	{ "dump", "REGION", 1, 1, cmd_dump },
-	{ "hexdump", "REGION", 1, 1, cmd_hexdump },
-	{ "fill", "REGION VALUE", 2, 2, cmd_fill },
-	{ "load", "REGION [FILE]", 1, 2, cmd_load },
-	{ "read", "ADDR", 1, 1, cmd_read },
-	{ "write", "ADDR VALUE", 2, 2, cmd_write },
-	{ "info", "REGION", 1, 1, cmd_info },
-	{ "bars", "[FILTER]", 0, 1, cmd_bars },
-	{ NULL, NULL, 0, 0, NULL },
+	{ "dump", "REGION", "raw bytes to stdout (or -o FILE)", 1, 1, CMD_MAPS | CMD_OUTPUT, cmd_dump },
+	{ "hexdump", "REGION", "hex and ASCII like hexdump -C, physical addresses", 1, 1, CMD_MAPS | CMD_OUTPUT, cmd_hexdump },
+	{ "fill", "REGION VALUE", "repeat VALUE (of --width) over REGION", 2, 2, CMD_MAPS | CMD_WRITES, cmd_fill },
+	{ "load", "REGION [FILE]", "copy FILE (- or none: stdin) into REGION, no more than fits", 1, 2, CMD_MAPS | CMD_WRITES, cmd_load },
+	{ "read", "ADDR", "one value of --width, printed as 0x%0Nx", 1, 1, CMD_MAPS, cmd_read },
+	{ "write", "ADDR VALUE", "store one value of --width", 2, 2, CMD_MAPS | CMD_WRITES, cmd_write },
+	{ "info", "REGION", "PFNs, pages, /proc/iomem owner, cache type; maps nothing", 1, 1, 0, cmd_info },
+	{ "bars", "[FILTER]", "PCI devices and their BARs, via libpci", 0, 1, 0, cmd_bars },
+	{ NULL, NULL, NULL, 0, 0, 0, NULL },
 };
 
 enum { OPT_NO_LOAD = 256, OPT_SYSFS };
@@ -72,36 +73,14 @@ static const struct argp_option options[] = {
 };
 
 static const char doc[] =
-	"Map physical memory by page frame number and dump, fill, load, "
-	"hexdump, read or write it."
+	"Map physical memory by page frame number and dump, fill, load, hexdump, read or write it."
 	"\v"
-	"Commands:\n"
-	"  dump    REGION        raw bytes to stdout (or -o FILE)\n"
-	"  hexdump REGION        hex and ASCII like hexdump -C, physical "
-	"addresses\n"
-	"  fill    REGION VALUE  repeat VALUE (of --width) over REGION\n"
-	"  load    REGION [FILE] copy FILE (- or none: stdin) into REGION, "
-	"no more than fits\n"
-	"  read    ADDR          one value of --width, printed as 0x%0Nx\n"
-	"  write   ADDR VALUE    store one value of --width\n"
-	"  info    REGION        PFNs, pages, /proc/iomem owner, cache type; "
-	"maps nothing\n"
-	"  bars    [FILTER]      PCI devices and their BARs, via libpci\n"
+	"Regions: START+SIZE, START-END (END inclusive) or START. Numbers are 0x hex or decimal, with K, M, G, T (or KiB, MiB, GiB, TiB) for powers of 1024: 0x180000000+4M, 0xfed00000-0xfed003ff, 4G+4K.\n"
+	"PCI BARs: DEVICE/barN, then @OFFSET and +SIZE inside the BAR: 00:04.0/bar2, 1af4:1110/bar2@0x1000+4K, 00:03.0/bar0@0x4. DEVICE is a slot [[DOMAIN:]BUS:]DEV.FN as lspci -s, or VENDOR:DEVICE as lspci -d, then #N for the Nth match (from 0). Whole BAR by default; auto cache is uc for non-prefetchable BARs, wc for prefetchable ones. The bars FILTER is a DEVICE too, in which any part may be * or left out.\n"
 	"\n"
-	"Regions: START+SIZE, START-END (END inclusive) or START. Numbers are "
-	"0x hex or decimal, with K, M, G, T (or KiB, MiB, GiB, TiB) for powers "
-	"of 1024: 0x180000000+4M, 0xfed00000-0xfed003ff, 4G+4K.\n"
-	"PCI BARs: [DOMAIN:]BUS:DEV.FN/barN or VENDOR:DEVICE[#N]/barN (#N: the "
-	"Nth match, from 0), then @OFFSET and +SIZE inside the BAR: "
-	"00:04.0/bar2, 1af4:1110/bar2@0x1000+4K, 00:03.0/bar0@0x4. Whole BAR "
-	"by default; auto cache is uc for non-prefetchable BARs, wc for "
-	"prefetchable ones.\n"
+	"Exit status: 0 success; 1 an input or output failed, or the input was short; 2 the helper or the kernel refused the mapping, or a write into the BARs of a device with a driver lacks --force; 3 /dev/pfnmap or the --device could not be opened or the helper not loaded; 4 a bus error or fault while touching the mapping; 64 a bad command line.\n"
 	"\n"
-	"Exit status: 0 success; 1 an input or output failed, or the input "
-	"was short; 2 the helper or the kernel refused the mapping, or a write "
-	"into the BARs of a device with a driver lacks --force; 3 /dev/pfnmap "
-	"or the --device could not be opened or the helper not loaded; 4 a bus "
-	"error or fault while touching the mapping; 64 a bad command line.";
+	"Documentation: the pfnmap(8) and pfnmap(4) man pages, and the README that comes with pfnmap.";
 
 struct parsed {
 	struct options o;
@@ -110,50 +89,77 @@ struct parsed {
 	int nargs;
 };
 
-static void usage_fail(const char *fmt, const char *arg)
+/* The commands, from the table, ahead of the text after \v */
+static char *help_filter(int key, const char *text, void *input)
 {
-	char line[512];
+	const struct command *c;
+	char *buf = NULL, *line;
+	size_t len = 0;
+	FILE *f;
 
-	snprintf(line, sizeof(line), fmt, arg);
-	err("%s", line);
-	exit(EXIT_USAGE);
+	(void)input;
+	if (key != ARGP_KEY_HELP_POST_DOC || !text)
+		return (char *)text;
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return (char *)text;
+	fputs("Commands:\n", f);
+	for (c = commands; c->name; c++) {
+		if (asprintf(&line, "%s %s", c->name, c->args) < 0)
+			break;
+		fprintf(f, "  %-21s %s\n", line, c->doc);
+		free(line);
+	}
+	fprintf(f, "\n%s", text);
+	if (fclose(f))
+		return (char *)text;
+	return buf;
 }
 
-static enum cache_type parse_cache(const char *text)
+static enum cache_type parse_cache(const char *text, struct argp_state *state)
 {
 	int i;
 
 	for (i = CACHE_AUTO; i <= CACHE_WB; i++)
 		if (!strcmp(text, cache_names[i]))
 			return i;
-	usage_fail("--cache=%s: the cache type is auto, uc, wc or wb", text);
+	argp_failure(state, EXIT_USAGE, 0, "--cache=%s: the cache type is auto, uc, wc or wb", text);
 	return CACHE_AUTO;
 }
 
-static const struct command *find_command(const char *name)
+static const struct command *find_command(const char *name,
+					  struct argp_state *state)
 {
 	const struct command *c;
+	char names[256] = "";
 
 	for (c = commands; c->name; c++)
 		if (!strcmp(c->name, name))
 			return c;
-	usage_fail("unknown command '%s'; the commands are dump, hexdump, "
-		   "fill, load, read, write, info and bars", name);
+	for (c = commands; c->name; c++)
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", c == commands ? "" : c[1].name ? ", " : " and ", c->name);
+	argp_failure(state, EXIT_USAGE, 0, "unknown command '%s'; the commands are %s", name, names);
 	return NULL;
 }
 
-static void check_args(const struct parsed *p)
+/* What can only be checked once the whole command line is known */
+static void check_all(const struct parsed *p, struct argp_state *state)
 {
 	const struct command *c = p->cmd;
-	char line[256];
+	const struct options *o = &p->o;
 
-	if (p->nargs >= c->min_args && p->nargs <= c->max_args)
-		return;
-	snprintf(line, sizeof(line), "%s: %s arguments; usage: pfnmap %s %s",
-		 c->name, p->nargs < c->min_args ? "missing" : "too many",
-		 c->name, c->args);
-	err("%s", line);
-	exit(EXIT_USAGE);
+	if (!c)
+		argp_failure(state, EXIT_USAGE, 0, "no command given; try pfnmap --help");
+	else if (p->nargs < c->min_args || p->nargs > c->max_args)
+		argp_failure(state, EXIT_USAGE, 0, "%s: %s arguments; usage: pfnmap %s %s", c->name, p->nargs < c->min_args ? "missing" : "too many", c->name, c->args);
+	else if (o->module && o->no_load)
+		argp_failure(state, EXIT_USAGE, 0, "--module and --no-load contradict each other");
+	else if (o->sysfs && o->device)
+		argp_failure(state, EXIT_USAGE, 0, "--sysfs maps BARs through their sysfs files; --device names another file: give one of them");
+	else if (o->device && o->module)
+		argp_failure(state, EXIT_USAGE, 0, "--device maps without the helper; --module has no use with it");
+	else if (o->output && !(c->flags & CMD_OUTPUT))
+		argp_failure(state, EXIT_USAGE, 0, "-o is for dump and hexdump, not %s", c->name);
 }
 
 static int parse_opt(int key, char *arg, struct argp_state *state)
@@ -164,11 +170,11 @@ static int parse_opt(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'w':
 		if (parse_width(arg, &p->o.width, msg, sizeof(msg)))
-			usage_fail("%s", msg);
+			argp_failure(state, EXIT_USAGE, 0, "%s", msg);
 		p->o.width_set = true;
 		break;
 	case 'c':
-		p->o.cache = parse_cache(arg);
+		p->o.cache = parse_cache(arg, state);
 		break;
 	case 'o':
 		p->o.output = arg;
@@ -205,17 +211,17 @@ static int parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 'O':
 		if (p->o.n_pci_params == 16)
-			usage_fail("%s", "-O: at most 16 libpci parameters");
+			argp_failure(state, EXIT_USAGE, 0, "-O: at most 16 libpci parameters");
 		p->o.pci_params[p->o.n_pci_params++] = arg;
 		break;
 	case ARGP_KEY_ARG:
-		p->cmd = find_command(arg);
+		p->cmd = find_command(arg, state);
 		p->args = &state->argv[state->next];
 		p->nargs = state->argc - state->next;
 		state->next = state->argc;
 		break;
-	case ARGP_KEY_NO_ARGS:
-		usage_fail("%s", "no command given; try pfnmap --help");
+	case ARGP_KEY_END:
+		check_all(p, state);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -224,7 +230,7 @@ static int parse_opt(int key, char *arg, struct argp_state *state)
 }
 
 static const struct argp argp = {
-	options, parse_opt, "COMMAND ARGS...", doc, NULL, NULL, NULL
+	options, parse_opt, "COMMAND ARGS...", doc, NULL, help_filter, NULL
 };
 
 static bool stdout_checked;
@@ -242,8 +248,7 @@ static int check_stdout(int r)
 		return r;
 	if (r)
 		return r;
-	err("writing standard output: %s", errno ? strerror(errno) :
-	    "write error");
+	pf_error("writing standard output: %s", errno ? strerror(errno) : "write error");
 	return EXIT_FAIL;
 }
 
@@ -261,19 +266,10 @@ int main(int argc, char **argv)
 
 	argv[0] = (char *)"pfnmap";	/* messages name the program, not its path */
 	atexit(check_stdout_at_exit);
+	argp_err_exit_status = EXIT_USAGE;
 	argp_parse(&argp, argc, argv, 0, NULL, &p);
-	check_args(&p);
-	if (p.o.module && p.o.no_load)
-		usage_fail("%s", "--module and --no-load contradict each other");
-	if (p.o.sysfs && p.o.device)
-		usage_fail("%s", "--sysfs maps BARs through their sysfs files; "
-			   "--device names another file: give one of them");
-	if (p.o.device && p.o.module)
-		usage_fail("%s", "--device maps without the helper; --module "
-			   "has no use with it");
-	if (p.o.output && strcmp(p.cmd->name, "dump") &&
-	    strcmp(p.cmd->name, "hexdump"))
-		usage_fail("-o is for dump and hexdump, not %s", p.cmd->name);
+	msg_quiet = p.o.quiet;
+	msg_verbose = p.o.verbose;
 	/* a reader that goes away ends us quietly, by EPIPE */
 	signal(SIGPIPE, SIG_IGN);
 	r = p.cmd->run(&p.o, p.args);

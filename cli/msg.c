@@ -3,14 +3,10 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "pfnmap.h"
+#include "msg.h"
 
-const char *cache_names[] = {
-	[CACHE_AUTO] = "auto",
-	[CACHE_UC] = "uc",
-	[CACHE_WC] = "wc",
-	[CACHE_WB] = "wb",
-};
+bool msg_quiet;
+int msg_verbose;
 
 static void vmsg(const char *fmt, va_list ap)
 {
@@ -20,7 +16,7 @@ static void vmsg(const char *fmt, va_list ap)
 	fprintf(stderr, "pfnmap: %s\n", line);
 }
 
-void err(const char *fmt, ...)
+void pf_error(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -29,20 +25,22 @@ void err(const char *fmt, ...)
 	va_end(ap);
 }
 
-void warn(const char *fmt, ...)
+void pf_warn(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (msg_quiet)
+		return;
 	va_start(ap, fmt);
 	vmsg(fmt, ap);
 	va_end(ap);
 }
 
-void note(const struct options *o, const char *fmt, ...)
+void pf_info(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!o->verbose)
+	if (!msg_verbose)
 		return;
 	va_start(ap, fmt);
 	vmsg(fmt, ap);

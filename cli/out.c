@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "out.h"
+#include "msg.h"
 #include "pfnmap.h"
 
 static bool is_stdout(const char *path)
@@ -17,7 +18,7 @@ int output_refuse_tty(const char *path, bool force)
 {
 	if (!is_stdout(path) || force || !isatty(STDOUT_FILENO))
 		return 0;
-	err("refusing to write binary data to a terminal; redirect it, give "
+	pf_error("refusing to write binary data to a terminal; redirect it, give "
 	    "-o FILE, or --force");
 	return EXIT_USAGE;
 }
@@ -33,7 +34,7 @@ int output_open(struct output *out, const char *path)
 	out->name = path;
 	out->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (out->fd < 0) {
-		err("cannot create %s: %s", path, strerror(errno));
+		pf_error("cannot create %s: %s", path, strerror(errno));
 		return EXIT_FAIL;
 	}
 	return 0;
@@ -44,7 +45,7 @@ int output_close(struct output *out)
 	if (out->fd == STDOUT_FILENO)
 		return 0;
 	if (close(out->fd)) {
-		err("%s: %s", out->name, strerror(errno));
+		pf_error("%s: %s", out->name, strerror(errno));
 		return EXIT_FAIL;
 	}
 	return 0;
@@ -64,7 +65,7 @@ int out_write(struct output *out, const void *buf, size_t len)
 		if (n < 0 && errno == EFAULT)
 			return OUT_EFAULT;
 		if (n <= 0) {
-			err("writing %s: %s", out->name,
+			pf_error("writing %s: %s", out->name,
 			    n ? strerror(errno) : "no progress");
 			return -1;
 		}

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * PCI through libpci (as lspci does it): BAR identifiers become physical
- * regions inside the BAR, and `pfnmap bars` lists devices and their BARs.
- * -A METHOD and -O NAME=VALUE reach libpci unchanged, so that tests (and
- * users) can point it at another sysfs tree: -O sysfs.path=DIR.
+ * PCI through libpci (as lspci does it): BAR locations become physical
+ * ranges inside the BAR with a plan of how to map them, and `pfnmap bars`
+ * lists devices and their BARs. -A METHOD and -O NAME=VALUE reach libpci
+ * unchanged, so that tests (and users) can point it at another sysfs tree:
+ * -O sysfs.path=DIR. The caller's options are only read.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -14,15 +15,15 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "msg.h"
 #include "pci.h"
-#include "region.h"
 
 #define BAR_IO		0x1	/* low bits of a BAR register */
 #define BAR_TYPE_64	0x4
 #define BAR_PREFETCH	0x8
 
+/* libpci's state: one scan of the bus for the process */
 static struct pci_access *pacc;
-static struct bar the_bar;
 
 /*
  * The kind of BAR i: from the kernel's resource flags where libpci has them
@@ -59,7 +60,7 @@ static void PCI_NONRET pci_fatal(char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	err("libpci: %s", line);
+	pf_error("libpci: %s", line);
 	exit(EXIT_FAIL);
 }
 
@@ -68,10 +69,32 @@ static void pci_quiet(char *fmt, ...)
 	(void)fmt;
 }
 
+/* -O NAME=VALUE, without writing into the caller's option text */
+static int set_param(const char *param)
+{
+	char name[128], *eq;
+
+	snprintf(name, sizeof(name), "%s", param);
+	eq = strchr(name, '=');
+	if (!eq || strlen(param) >= sizeof(name)) {
+		pf_error("-O %s: write NAME=VALUE (see lspci -O help)", param);
+		return EXIT_USAGE;
+	}
+	*eq = 0;
+	if (pci_set_param(pacc, name, eq + 1)) {
+		pf_error("-O %s: no such libpci parameter (see lspci -O help)", name);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 static int pci_start(const struct options *o)
 {
 	unsigned int i;
+	int r;
 
+	if (pacc)
+		return 0;
 	pacc = pci_alloc();
 	pacc->error = pci_fatal;
 	pacc->warning = pci_quiet;
@@ -80,27 +103,15 @@ static int pci_start(const struct options *o)
 		int m = pci_lookup_method((char *)o->pci_method);
 
 		if (m < 0) {
-			err("-A %s: no such libpci access method (see lspci "
-			    "-A help)", o->pci_method);
+			pf_error("-A %s: no such libpci access method (see lspci -A help)", o->pci_method);
 			return EXIT_USAGE;
 		}
 		pacc->method = m;
 	}
 	for (i = 0; i < o->n_pci_params; i++) {
-		char *eq = strchr(o->pci_params[i], '=');
-
-		if (!eq) {
-			err("-O %s: write NAME=VALUE (see lspci -O help)",
-			    o->pci_params[i]);
-			return EXIT_USAGE;
-		}
-		*eq = 0;
-		if (pci_set_param(pacc, o->pci_params[i], eq + 1)) {
-			err("-O %s: no such libpci parameter (see lspci -O "
-			    "help)", o->pci_params[i]);
-			return EXIT_USAGE;
-		}
-		*eq = '=';
+		r = set_param(o->pci_params[i]);
+		if (r)
+			return r;
 	}
 	pci_init(pacc);
 	pci_scan_bus(pacc);
@@ -119,13 +130,14 @@ static int slot_cmp(const struct pci_dev *a, const struct pci_dev *b)
 }
 
 /* The matches of f, in slot order; returns how many */
-static int matches(struct pci_filter *f, struct pci_dev **out, int max)
+static int matches(const struct devspec *spec, struct pci_dev **out, int max)
 {
 	struct pci_dev *d;
 	int n = 0, i;
 
 	for (d = pacc->devices; d; d = d->next) {
-		if (!pci_filter_match(f, d))
+		/* libpci's filter is not const, though matching only reads it */
+		if (!pci_filter_match((struct pci_filter *)&spec->filter, d))
 			continue;
 		for (i = n; i > 0 && slot_cmp(d, out[i - 1]) < 0; i--)
 			if (i < max)
@@ -137,66 +149,34 @@ static int matches(struct pci_filter *f, struct pci_dev **out, int max)
 	return n;
 }
 
-/* DEVSPEC -> filter; index: #N of VENDOR:DEVICE#N, -1 for a slot */
-static int parse_devspec(char *spec, struct pci_filter *f, int *index,
-			 const char *cmd)
+#define MAX_MATCHES	256
+
+/* The one device spec names: the only match, or the #Nth */
+static int find_device(const char *cmd, const struct devspec *spec,
+		       struct pci_dev **dev)
 {
-	char *hash = strchr(spec, '#'), *msg = NULL;
+	struct pci_dev *found[MAX_MATCHES];
+	int n = matches(spec, found, MAX_MATCHES);
+	/* VENDOR:DEVICE names the first of its kind; a slot must be unique */
+	int index = spec->index < 0 && spec->by_id ? 0 : spec->index;
 
-	pci_filter_init(pacc, f);
-	*index = -1;
-	if (strchr(spec, '.')) {
-		msg = hash ? "#N selects among VENDOR:DEVICE matches only" :
-			     pci_filter_parse_slot(f, spec);
-	} else {
-		*index = 0;
-		if (hash) {
-			*hash = 0;
-			*index = (int)strtol(hash + 1, &msg, 10);
-			msg = hash[1] && !*msg && *index >= 0 ? NULL :
-			      "#N wants a number (0 is the first match)";
-		}
-		if (!msg)
-			msg = pci_filter_parse_id(f, spec);
-	}
-	if (hash)
-		*hash = '#';
-	if (!msg)
-		return 0;
-	err("%s: '%s': %s; a device is [DOMAIN:]BUS:DEV.FN or "
-	    "VENDOR:DEVICE[#N]", cmd, spec, msg);
-	return EXIT_USAGE;
-}
-
-static int find_device(const char *cmd, char *spec, struct pci_dev **dev)
-{
-	struct pci_dev *found[64];
-	struct pci_filter f;
-	int index, n, r = parse_devspec(spec, &f, &index, cmd);
-
-	if (r)
-		return r;
-	n = matches(&f, found, 64);
 	if (!n) {
-		err("%s: no PCI device matches '%s' (see pfnmap bars)", cmd,
-		    spec);
+		pf_error("%s: no PCI device matches '%s' (see pfnmap bars)", cmd, spec->text);
 		return EXIT_USAGE;
 	}
 	if (index < 0 && n > 1) {
-		err("%s: '%s' matches %d PCI devices; name one by "
-		    "[DOMAIN:]BUS:DEV.FN", cmd, spec, n);
+		pf_error("%s: '%s' matches %d PCI devices; name one by [DOMAIN:]BUS:DEV.FN, or add #N for the Nth", cmd, spec->text, n);
 		return EXIT_USAGE;
 	}
-	if (index >= n || index >= 64) {
-		err("%s: '%s': only %d device%s (#0 to #%d)", cmd, spec,
-		    n, n == 1 ? " matches" : "s match", n - 1);
+	if (index >= n || index >= MAX_MATCHES) {
+		pf_error("%s: '%s': only %d device%s (#0 to #%d)", cmd, spec->text, n, n == 1 ? " matches" : "s match", n - 1);
 		return EXIT_USAGE;
 	}
 	*dev = found[index < 0 ? 0 : index];
 	return 0;
 }
 
-static void fill_bar_device(struct pci_dev *d, struct bar *b)
+static void fill_bar_device(struct pci_dev *d, struct pci_bar *b)
 {
 	char *drv;
 
@@ -219,28 +199,25 @@ static bool bar_is_upper(struct pci_dev *d, unsigned int i)
 	       !bar_io(d, i - 1) && bar_64(d, i - 1);
 }
 
-static int check_bar(const char *cmd, struct pci_dev *d, struct bar *b)
+static int check_bar(const char *cmd, struct pci_dev *d, struct pci_bar *b)
 {
 	unsigned int i = b->index;
 	pciaddr_t base = d->base_addr[i];
 
 	if (bar_is_upper(d, i))
-		err("%s: bar%u of %s is the upper half of the 64-bit bar%u; "
-		    "name it bar%u", cmd, i, b->slot, i - 1, i - 1);
+		pf_error("%s: bar%u of %s is the upper half of the 64-bit bar%u; name it bar%u", cmd, i, b->slot, i - 1, i - 1);
 	else if (!d->size[i])
-		err("%s: %s has no bar%u (not implemented)", cmd, b->slot, i);
+		pf_error("%s: %s has no bar%u (not implemented)", cmd, b->slot, i);
 	else if (bar_io(d, i))
-		err("%s: bar%u of %s is an I/O-port BAR; pfnmap maps memory "
-		    "BARs only", cmd, i, b->slot);
+		pf_error("%s: bar%u of %s is an I/O-port BAR; pfnmap maps memory BARs only", cmd, i, b->slot);
 	else if (!(base & PCI_ADDR_MEM_MASK))
-		err("%s: bar%u of %s has no address assigned (size 0x%llx)",
-		    cmd, i, b->slot, (unsigned long long)d->size[i]);
+		pf_error("%s: bar%u of %s has no address assigned (size 0x%llx)", cmd, i, b->slot, (unsigned long long)d->size[i]);
 	else
 		return 0;
 	return EXIT_USAGE;
 }
 
-static int resolve_bar(const char *cmd, struct pci_dev *d, struct bar *b)
+static int resolve_bar(const char *cmd, struct pci_dev *d, struct pci_bar *b)
 {
 	unsigned int i = b->index;
 	int r;
@@ -253,130 +230,91 @@ static int resolve_bar(const char *cmd, struct pci_dev *d, struct bar *b)
 	b->size = d->size[i];
 	b->is64 = bar_64(d, i);
 	b->prefetch = bar_prefetch(d, i);
-	snprintf(b->file, sizeof(b->file), "%s/devices/%s/resource%u",
-		 pci_get_param(pacc, "sysfs.path"), b->slot, i);
 	return 0;
 }
 
-/* "barN[@OFFSET][+SIZE]" after the slash */
-static int parse_bar_part(const char *cmd, const char *text, const char *p,
-			  struct bar *b, uint64_t *off, uint64_t *size)
+/* OFFSET and SIZE inside the BAR; no size: up to its end */
+static int place(const char *cmd, const struct region *loc, struct extent *x)
 {
-	char buf[128], msg[REGION_ERR_MAX], *at, *plus, *end;
-	unsigned long n = strtoul(p + 3, &end, 10);
+	const struct pci_bar *b = &x->bar;
+	uint64_t off = loc->start, size = loc->size;
 
-	if (!isdigit((unsigned char)p[3]) || n > 5 ||
-	    (*end && !strchr("@+", *end))) {
-		err("%s: '%s': the BAR is bar0 to bar5, optionally followed "
-		    "by @OFFSET and +SIZE", cmd, text);
-		return EXIT_USAGE;
-	}
-	b->index = (unsigned int)n;
-	snprintf(buf, sizeof(buf), "%s", end);
-	plus = strchr(buf, '+');
-	if (plus)
-		*plus++ = 0;
-	at = buf[0] == '@' ? buf + 1 : NULL;
-	*off = 0;
-	*size = 0;
-	if ((at && parse_number(at, "offset", off, msg, sizeof(msg))) ||
-	    (plus && parse_number(plus, "size", size, msg, sizeof(msg)))) {
-		err("%s: '%s': %s", cmd, text, msg);
-		return EXIT_USAGE;
-	}
-	if (plus && !*size) {
-		err("%s: '%s': the size is zero", cmd, text);
-		return EXIT_USAGE;
-	}
-	return 0;
-}
-
-bool is_bar_id(const char *text)
-{
-	return strstr(text, "/bar") != NULL;
-}
-
-static int place(const char *cmd, const char *text, const struct bar *b,
-		 uint64_t off, uint64_t size, struct region *r)
-{
 	if (off >= b->size) {
-		err("%s: '%s': offset 0x%llx lies beyond bar%u (size 0x%llx)",
-		    cmd, text, (unsigned long long)off, b->index,
-		    (unsigned long long)b->size);
+		pf_error("%s: '%s': offset 0x%llx lies beyond bar%u (size 0x%llx)", cmd, loc->text, (unsigned long long)off, b->index, (unsigned long long)b->size);
 		return EXIT_USAGE;
 	}
 	if (size > b->size - off) {
-		err("%s: '%s': 0x%llx bytes from offset 0x%llx run past the end "
-		    "of bar%u (size 0x%llx)", cmd, text,
-		    (unsigned long long)size, (unsigned long long)off,
-		    b->index, (unsigned long long)b->size);
+		pf_error("%s: '%s': 0x%llx bytes from offset 0x%llx run past the end of bar%u (size 0x%llx)", cmd, loc->text, (unsigned long long)size, (unsigned long long)off, b->index, (unsigned long long)b->size);
 		return EXIT_USAGE;
 	}
-	memset(r, 0, sizeof(*r));
-	r->text = text;
-	r->bar = b;
-	r->start = b->start + off;
-	r->has_size = size != 0;
-	r->size = size ? size : b->size - off;
+	x->start = b->start + off;
+	x->has_size = loc->has_size;
+	x->size = loc->has_size ? size : b->size - off;
 	return 0;
 }
 
-static int driver_rules(struct options *o, const char *cmd, bool writes,
-			const struct bar *b)
+static int driver_rules(const struct options *o, const char *cmd, bool writes,
+			const struct pci_bar *b)
 {
 	if (!b->driver[0])
 		return 0;
 	if (writes && !o->force) {
-		err("%s: %s is bound to driver %s; writing into its BARs needs "
-		    "--force", cmd, b->slot, b->driver);
+		pf_error("%s: %s is bound to driver %s; writing into its BARs needs --force", cmd, b->slot, b->driver);
 		return EXIT_REFUSED;
 	}
-	if (!o->quiet)
-		warn("%s: %s is bound to driver %s", cmd, b->slot, b->driver);
+	pf_warn("%s: %s is bound to driver %s", cmd, b->slot, b->driver);
 	return 0;
 }
 
-/* auto follows the BAR; --sysfs maps its resourceN file */
-static void apply_bar(struct options *o, const struct bar *b)
+/*
+ * auto follows the BAR's prefetchable bit; --sysfs maps its resourceN file
+ * (resourceN_wc for wc, where the kernel offers one), whose offset 0 is the
+ * page that holds the BAR's start
+ */
+static void plan_bar(const struct options *o, struct extent *x)
 {
-	if (o->cache == CACHE_AUTO)
-		o->cache = b->prefetch ? CACHE_WC : CACHE_UC;
-	if (o->sysfs) {
-		static char wc[PATH_MAX + 4];
+	struct map_plan *p = &x->plan;
+	const struct pci_bar *b = &x->bar;
+	char file[PATH_MAX];
 
-		snprintf(wc, sizeof(wc), "%s_wc", b->file);
-		o->device = o->cache == CACHE_WC && !access(wc, F_OK) ? wc
-								      : b->file;
-		/* sysfs maps the page that holds the BAR's start at offset 0 */
-		o->device_base = b->start & ~(uint64_t)(sysconf(_SC_PAGESIZE) - 1);
-	}
+	p->cache = o->cache;
+	if (p->cache == CACHE_AUTO)
+		p->cache = b->prefetch ? CACHE_WC : CACHE_UC;
+	if (!o->sysfs)
+		return;
+	snprintf(file, sizeof(file), "%s/devices/%s/resource%u", pci_get_param(pacc, "sysfs.path"), b->slot, b->index);
+	snprintf(p->file, sizeof(p->file), "%s_wc", file);
+	if (p->cache != CACHE_WC || access(p->file, F_OK))
+		snprintf(p->file, sizeof(p->file), "%s", file);
+	p->file_base = b->start & ~(((uint64_t)1 << page_shift()) - 1);
 }
 
-int bar_region(struct options *o, const char *cmd, const char *text,
-	       bool writes, struct region *r)
+int pci_locate(const struct options *o, const char *cmd,
+	       const struct region *loc, bool writes, struct extent *x)
 {
-	const char *slash = strstr(text, "/bar");
-	struct bar *b = &the_bar;
 	struct pci_dev *d;
-	char spec[64];
-	uint64_t off, size;
-	int ret = parse_bar_part(cmd, text, slash + 1, b, &off, &size);
+	int r;
 
-	if (ret)
-		return ret;
-	snprintf(spec, sizeof(spec), "%.*s", (int)(slash - text), text);
-	ret = pci_start(o);
-	if (!ret)
-		ret = find_device(cmd, spec, &d);
-	if (!ret)
-		ret = resolve_bar(cmd, d, b);
-	if (!ret)
-		ret = place(cmd, text, b, off, size, r);
-	if (!ret)
-		ret = driver_rules(o, cmd, writes, b);
-	if (!ret)
-		apply_bar(o, b);
-	return ret;
+	if (loc->kind == REGION_CONFIG) {
+		pf_error("%s: '%s': configuration space is not memory that pfnmap maps; read it with lspci -xxx or setpci -s %s", cmd, loc->text, loc->dev.text);
+		return EXIT_USAGE;
+	}
+	memset(x, 0, sizeof(*x));
+	x->text = loc->text;
+	x->is_bar = true;
+	x->bar.index = loc->bar;
+	r = pci_start(o);
+	if (!r)
+		r = find_device(cmd, &loc->dev, &d);
+	if (!r)
+		r = resolve_bar(cmd, d, &x->bar);
+	if (!r)
+		r = place(cmd, loc, x);
+	if (!r)
+		r = driver_rules(o, cmd, writes, &x->bar);
+	if (!r)
+		plan_bar(o, x);
+	return r;
 }
 
 static const char *human_size(uint64_t size, char *buf, size_t len)
@@ -406,7 +344,7 @@ static bool has_mem_bar(struct pci_dev *d)
 }
 
 static void print_bar(const struct options *o, struct pci_dev *d,
-		      const struct bar *b, int i)
+		      const struct pci_bar *b, int i)
 {
 	pciaddr_t base = d->base_addr[i];
 	bool io = bar_io(d, i);
@@ -432,14 +370,15 @@ static void print_bar(const struct options *o, struct pci_dev *d,
 	       io ? "I/O ports" : " memory", start ? "" : " (unassigned)");
 }
 
-static void print_device(const struct options *o, struct pci_dev *d)
+/* Returns whether it had a memory BAR to show */
+static bool print_device(const struct options *o, struct pci_dev *d)
 {
-	struct bar b;
+	struct pci_bar b;
 	int i;
 
 	fill_bar_device(d, &b);
 	if (!has_mem_bar(d))
-		return;
+		return false;
 	if (!o->machine)
 		printf("%s %04x:%04x %s [%04x] driver: %s\n", b.slot, b.vendor,
 		       b.device, b.names, d->device_class,
@@ -447,33 +386,50 @@ static void print_device(const struct options *o, struct pci_dev *d)
 	for (i = 0; i < 6; i++)
 		if (d->size[i])
 			print_bar(o, d, &b, i);
+	return true;
+}
+
+/* FILTER: a device spec, as for BAR locations; matching nothing is an error */
+static int bars_filter(const char *text, struct devspec *spec)
+{
+	char msg[REGION_ERR_MAX];
+
+	if (!text) {
+		pci_filter_init(NULL, &spec->filter);
+		spec->index = -1;
+		return 0;
+	}
+	if (strchr(text, '/'))
+		snprintf(msg, sizeof(msg), "'%s': the filter is a device, without /barN", text);
+	else if (!devspec_parse(text, strlen(text), spec, msg, sizeof(msg)))
+		return 0;
+	pf_error("bars: %s", msg);
+	return EXIT_USAGE;
 }
 
 int cmd_bars(struct options *o, char **argv)
 {
-	struct pci_dev *found[256];
-	struct pci_filter f;
-	char spec[64], *msg = NULL;
-	int r = pci_start(o), n, i;
+	struct pci_dev *found[MAX_MATCHES];
+	struct devspec spec;
+	int r = bars_filter(argv[0], &spec), n, i, shown = 0;
 
+	if (!r)
+		r = pci_start(o);
 	if (r)
 		return r;
-	pci_filter_init(pacc, &f);
-	if (argv[0]) {
-		snprintf(spec, sizeof(spec), "%s", argv[0]);
-		msg = strchr(spec, '.') || !strchr(spec, ':') ||
-		      strchr(spec, ':') != strrchr(spec, ':') ?
-		      pci_filter_parse_slot(&f, spec) :
-		      pci_filter_parse_id(&f, spec);
-	}
-	if (msg) {
-		err("bars: '%s': %s; the filter is a slot with its function "
-		    "([DOMAIN:]BUS:DEV.FN, * for any part) or VENDOR:DEVICE",
-		    argv[0], msg);
+	n = matches(&spec, found, MAX_MATCHES);
+	if (argv[0] && !n) {
+		pf_error("bars: no PCI device matches '%s'", argv[0]);
 		return EXIT_USAGE;
 	}
-	n = matches(&f, found, 256);
-	for (i = 0; i < n && i < 256; i++)
-		print_device(o, found[i]);
+	if (spec.index >= n) {
+		pf_error("bars: '%s': only %d device%s (#0 to #%d)", argv[0], n, n == 1 ? " matches" : "s match", n - 1);
+		return EXIT_USAGE;
+	}
+	for (i = 0; i < n && i < MAX_MATCHES; i++)
+		if (spec.index < 0 || spec.index == i)
+			shown += print_device(o, found[i]);
+	if (argv[0] && !shown)
+		pf_warn("bars: '%s' matches %d PCI device%s, none with a memory BAR", argv[0], n, n == 1 ? "" : "s");
 	return 0;
 }

@@ -1,38 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * PCI BAR identifiers -> regions, and the `bars` listing, through libpci:
- *   [DOMAIN:]BUS:DEV.FN/barN[@OFFSET][+SIZE]
- *   VENDOR:DEVICE[#INDEX]/barN[@OFFSET][+SIZE]
+ * PCI through libpci: a PCI location (region.h) becomes a physical range
+ * plus a mapping plan; `pfnmap bars` lists devices and their BARs.
  */
 #ifndef PFNMAP_PCI_H
 #define PFNMAP_PCI_H
 
-#include <limits.h>
 #include <stdbool.h>
-#include <stdint.h>
 
 #include "pfnmap.h"
-
-struct bar {
-	char slot[16];			/* dddd:bb:dd.f */
-	unsigned int vendor, device;
-	char names[192];		/* vendor and device names (pci.ids) */
-	char driver[64];		/* bound driver, "" for none */
-	unsigned int index;		/* N of barN */
-	uint64_t start, size;
-	bool is64, prefetch;
-	char file[PATH_MAX];		/* sysfs resourceN */
-};
-
-/* Whether text names a BAR (has "/bar") rather than a physical range */
-bool is_bar_id(const char *text);
+#include "region.h"
+#include "target.h"
 
 /*
- * Resolve a BAR identifier into r (r->bar points at the BAR). Sets the
- * cache type from the BAR when o->cache is auto, and --sysfs's device file.
- * writes: the command writes, which a bound driver forbids without --force.
+ * Resolve a BAR location into x: the physical range, the BAR, and how to
+ * map it (--sysfs: its resourceN file; auto cache: after the BAR's
+ * prefetchable bit). writes: the command writes, which a bound driver
+ * forbids without --force. Prints why not; returns an exit status.
  */
-int bar_region(struct options *o, const char *cmd, const char *text,
-	       bool writes, struct region *r);
+int pci_locate(const struct options *o, const char *cmd,
+	       const struct region *loc, bool writes, struct extent *x);
+
+int cmd_bars(struct options *o, char **argv);
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * pfnmap: what the command files share: options, regions, exit codes.
+ * pfnmap: what every part shares: the options, cache types, exit codes.
  */
 #ifndef PFNMAP_H
 #define PFNMAP_H
@@ -40,29 +40,11 @@ struct options {
 	bool quiet;
 	bool machine;			/* bars: the machine-readable form */
 	bool sysfs;			/* BARs through sysfs resourceN files */
-	uint64_t device_base;		/* physical address of offset 0 */
 	const char *pci_method;		/* -A */
 	char *pci_params[16];		/* -O NAME=VALUE */
 	unsigned int n_pci_params;
 };
 
-struct bar;
-
-/* A physical range, size > 0, start + size - 1 does not wrap */
-struct region {
-	uint64_t start;
-	uint64_t size;
-	bool has_size;		/* the text gave a size or an end */
-	const char *text;	/* as the user wrote it, for messages */
-	const struct bar *bar;	/* a PCI BAR identifier resolved to this */
-};
-
 extern const char *cache_names[];
-
-/* Messages: one line, "pfnmap: " first */
-void err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void note(const struct options *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 #endif

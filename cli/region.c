@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The region grammar. Numbers are C literals (0x hex, else decimal);
- * sizes and addresses take K, M, G, T or KiB, MiB, GiB, TiB (powers of 1024).
+ * The region grammar (region.h). One number scanner serves addresses,
+ * sizes, offsets and values; a '/' makes a region a PCI location.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -10,7 +10,9 @@
 
 #include "region.h"
 
-#define SUFFIXES "K, M, G, T or KiB, MiB, GiB, TiB"
+#define SUFFIXES	"K, M, G, T or KiB, MiB, GiB, TiB"
+#define BAR_GRAMMAR	"the BAR is bar0 to bar5, optionally followed by @OFFSET and +SIZE"
+#define CONFIG_GRAMMAR	"config space is DEVICE/config, optionally followed by @OFFSET and +SIZE"
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -62,46 +64,43 @@ static int scan_digits(const char *s, const char **end, uint64_t *val)
 	return overflow;
 }
 
-/* A size suffix at s: its shift, and *end after it; -1 when unknown */
-static int scan_suffix(const char *s, const char **end)
+/* A size suffix at s, up to stop: its shift, or -1 when unknown */
+static int suffix_shift(const char *s, const char *stop)
 {
 	static const char units[] = "KMGT";
-	const char *u;
+	const char *u = *s ? strchr(units, toupper((unsigned char)*s)) : NULL;
+	size_t len = (size_t)(stop - s);
 
-	*end = s;
-	if (!*s || *s == '+' || *s == '-')
-		return 0;
-	u = strchr(units, toupper((unsigned char)*s));
-	if (!u)
+	if (!u || (len != 1 && (len != 3 || strncmp(s + 1, "iB", 2))))
 		return -1;
-	s++;
-	if (s[0] == 'i' && s[1] == 'B')
-		s += 2;
-	*end = s;
 	return 10 * (int)(u - units + 1);
 }
 
-/* One number at the start of s; *end after it. */
-static int scan_number(const char *s, const char **end, const char *what,
-		       uint64_t *val, char *err, size_t errlen)
+/*
+ * One number at s, which ends at the end of the text or at one of the
+ * characters in stops; *end is left there. A suffix scales it when allowed.
+ */
+static int scan_number(const char *s, const char *stops, bool suffix,
+		       const char *what, uint64_t *val, const char **end,
+		       char *err, size_t errlen)
 {
-	int len = (int)strcspn(s, "+-"), shift;
+	int len = (int)strcspn(s, stops), shift = 0;
 	const char *p;
 
 	if (!isdigit((unsigned char)*s))
-		return fail(err, errlen, "%s '%.*s' is not a number "
-			    "(0x hex or decimal)", what, len, s);
+		return fail(err, errlen, "%s '%.*s' is not a number (0x hex or decimal)", what, len, s);
 	if (scan_digits(s, &p, val))
-		return fail(err, errlen, "%s '%.*s' does not fit in 64 bits",
-			    what, (int)(p - s), s);
-	shift = scan_suffix(p, end);
-	if (shift < 0 || (**end && !strchr("+-", **end)))
-		return fail(err, errlen, "%s '%.*s': '%.*s' is not a size "
-			    "suffix (%s)", what, len, s, (int)(s + len - p), p,
-			    SUFFIXES);
-	if (shift && *val > (UINT64_MAX >> shift))
-		return fail(err, errlen, "%s '%.*s' does not fit in 64 bits",
-			    what, (int)(*end - s), s);
+		return fail(err, errlen, "%s '%.*s' does not fit in 64 bits", what, (int)(p - s), s);
+	*end = s + len;
+	if (p == *end)
+		return 0;
+	if (!suffix)
+		return fail(err, errlen, "%s '%.*s': unexpected '%.*s' after the number", what, len, s, (int)(*end - p), p);
+	shift = suffix_shift(p, *end);
+	if (shift < 0)
+		return fail(err, errlen, "%s '%.*s': '%.*s' is not a size suffix (%s)", what, len, s, (int)(*end - p), p, SUFFIXES);
+	if (*val > (UINT64_MAX >> shift))
+		return fail(err, errlen, "%s '%.*s' does not fit in 64 bits", what, len, s);
 	*val <<= shift;
 	return 0;
 }
@@ -111,63 +110,11 @@ int parse_number(const char *text, const char *what, uint64_t *val,
 {
 	const char *end;
 
-	if (scan_number(text, &end, what, val, err, errlen))
+	if (scan_number(text, "+-", true, what, val, &end, err, errlen))
 		return -1;
 	if (*end)
-		return fail(err, errlen, "%s '%s': unexpected '%s' after the "
-			    "number", what, text, end);
+		return fail(err, errlen, "%s '%s': unexpected '%s' after the number", what, text, end);
 	return 0;
-}
-
-static int region_end(const char *text, const char *p, struct region *r,
-		      char *err, size_t errlen)
-{
-	const char *what = *p == '+' ? "size" : "end";
-	uint64_t v;
-	const char *end;
-
-	if (scan_number(p + 1, &end, what, &v, err, errlen))
-		return -1;
-	if (*end)
-		return fail(err, errlen, "region '%s': unexpected '%s' after "
-			    "the %s", text, end, what);
-	if (*p == '-') {
-		if (v < r->start)
-			return fail(err, errlen, "region '%s': end 0x%llx lies "
-				    "before start 0x%llx (END is inclusive)",
-				    text, (unsigned long long)v,
-				    (unsigned long long)r->start);
-		if (v - r->start == UINT64_MAX)
-			return fail(err, errlen, "region '%s': 2^64 bytes do "
-				    "not fit in a size", text);
-		v = v - r->start + 1;
-	}
-	if (!v)
-		return fail(err, errlen, "region '%s': the size is zero", text);
-	if (v - 1 > UINT64_MAX - r->start)
-		return fail(err, errlen, "region '%s': wraps around the end of "
-			    "the 64-bit physical address space", text);
-	r->size = v;
-	r->has_size = true;
-	return 0;
-}
-
-int region_parse(const char *text, struct region *r, char *err, size_t errlen)
-{
-	const char *p;
-
-	memset(r, 0, sizeof(*r));
-	r->text = text;
-	if (!*text)
-		return fail(err, errlen, "empty region; write START+SIZE, "
-			    "START-END or START");
-	if (scan_number(text, &p, "start", &r->start, err, errlen))
-		return -1;
-	if (!*p) {
-		r->size = 1;
-		return 0;
-	}
-	return region_end(text, p, r, err, errlen);
 }
 
 int parse_value(const char *text, unsigned int width, uint64_t *val,
@@ -176,19 +123,10 @@ int parse_value(const char *text, unsigned int width, uint64_t *val,
 	uint64_t max = width >= 8 ? UINT64_MAX : (1ULL << (8 * width)) - 1;
 	const char *end;
 
-	if (!isdigit((unsigned char)*text))
-		return fail(err, errlen, "value '%s' is not a number "
-			    "(0x hex or decimal)", text);
-	if (scan_digits(text, &end, val))
-		return fail(err, errlen, "value '%s' does not fit in 64 bits",
-			    text);
-	if (*end)
-		return fail(err, errlen, "value '%s': unexpected '%s' after "
-			    "the number", text, end);
+	if (scan_number(text, "", false, "value", val, &end, err, errlen))
+		return -1;
 	if (*val > max)
-		return fail(err, errlen, "value '%s' does not fit in "
-			    "--width=%u (0 to 0x%llx)", text, 8 * width,
-			    (unsigned long long)max);
+		return fail(err, errlen, "value '%s' does not fit in --width=%u (0 to 0x%llx)", text, 8 * width, (unsigned long long)max);
 	return 0;
 }
 
@@ -203,17 +141,129 @@ int parse_width(const char *text, unsigned int *bytes, char *err, size_t errlen)
 			return 0;
 		}
 	}
-	return fail(err, errlen, "--width=%s: the width is 8, 16, 32 or 64 "
-		    "(bits)", text);
+	return fail(err, errlen, "--width=%s: the width is 8, 16, 32 or 64 (bits)", text);
 }
 
-void region_pfns(const struct region *r, unsigned int page_shift,
+/* +SIZE or -END after the start of a physical region */
+static int phys_end(const char *text, const char *p, struct region *r,
+		    char *err, size_t errlen)
+{
+	const char *what = *p == '+' ? "size" : "end";
+	const char *end;
+	uint64_t v;
+
+	if (scan_number(p + 1, "+-", true, what, &v, &end, err, errlen))
+		return -1;
+	if (*end)
+		return fail(err, errlen, "region '%s': unexpected '%s' after the %s", text, end, what);
+	if (*p == '-') {
+		if (v < r->start)
+			return fail(err, errlen, "region '%s': end 0x%llx lies before start 0x%llx (END is inclusive)", text, (unsigned long long)v, (unsigned long long)r->start);
+		if (v - r->start == UINT64_MAX)
+			return fail(err, errlen, "region '%s': 2^64 bytes do not fit in a size", text);
+		v = v - r->start + 1;
+	}
+	if (!v)
+		return fail(err, errlen, "region '%s': the size is zero", text);
+	if (v - 1 > UINT64_MAX - r->start)
+		return fail(err, errlen, "region '%s': wraps around the end of the 64-bit physical address space", text);
+	r->size = v;
+	r->has_size = true;
+	return 0;
+}
+
+static int parse_phys(const char *text, struct region *r, char *err,
+		      size_t errlen)
+{
+	const char *p;
+
+	r->kind = REGION_PHYS;
+	if (!*text)
+		return fail(err, errlen, "empty region; write START+SIZE, START-END or START");
+	if (scan_number(text, "+-", true, "start", &r->start, &p, err, errlen))
+		return -1;
+	if (!*p) {
+		r->size = 1;
+		return 0;
+	}
+	return phys_end(text, p, r, err, errlen);
+}
+
+/* "barN" or "config" after the slash; *p is left after it */
+static int parse_space(const char *text, const char **p, struct region *r,
+		       char *err, size_t errlen)
+{
+	const char *s = *p;
+
+	if (!strncmp(s, "config", 6) && (!s[6] || strchr("@+", s[6]))) {
+		r->kind = REGION_CONFIG;
+		*p = s + 6;
+		return 0;
+	}
+	if (strncmp(s, "bar", 3) || s[3] < '0' || s[3] > '5' ||
+	    (s[4] && !strchr("@+", s[4]))) {
+		if (!strncmp(s, "bar", 3))
+			return fail(err, errlen, "'%s': %s", text, BAR_GRAMMAR);
+		return fail(err, errlen, "'%s': after the device comes barN or config; %s", text, BAR_GRAMMAR);
+	}
+	r->kind = REGION_BAR;
+	r->bar = (unsigned int)(s[3] - '0');
+	*p = s + 4;
+	return 0;
+}
+
+/* [@OFFSET][+SIZE] inside a BAR or config space */
+static int parse_inside(const char *text, const char *p, struct region *r,
+			char *err, size_t errlen)
+{
+	char msg[REGION_ERR_MAX];
+	bool sized;
+
+	if (*p == '@' &&
+	    scan_number(p + 1, "+", true, "offset", &r->start, &p, msg, sizeof(msg)))
+		return fail(err, errlen, "'%s': %s", text, msg);
+	sized = *p == '+';
+	if (sized &&
+	    scan_number(p + 1, "+", true, "size", &r->size, &p, msg, sizeof(msg)))
+		return fail(err, errlen, "'%s': %s", text, msg);
+	if (*p)
+		return fail(err, errlen, "'%s': unexpected '%s'; %s", text, p, r->kind == REGION_BAR ? BAR_GRAMMAR : CONFIG_GRAMMAR);
+	r->has_size = sized;
+	if (sized && !r->size)
+		return fail(err, errlen, "'%s': the size is zero", text);
+	return 0;
+}
+
+static int parse_pci(const char *text, const char *slash, struct region *r,
+		     char *err, size_t errlen)
+{
+	const char *p = slash + 1;
+
+	if (devspec_parse(text, (size_t)(slash - text), &r->dev, err, errlen))
+		return -1;
+	if (parse_space(text, &p, r, err, errlen))
+		return -1;
+	return parse_inside(text, p, r, err, errlen);
+}
+
+int region_parse(const char *text, struct region *r, char *err, size_t errlen)
+{
+	const char *slash = strchr(text, '/');
+
+	memset(r, 0, sizeof(*r));
+	r->text = text;
+	if (slash)
+		return parse_pci(text, slash, r, err, errlen);
+	return parse_phys(text, r, err, errlen);
+}
+
+void region_pfns(uint64_t start, uint64_t size, unsigned int page_shift,
 		 struct pfn_span *s)
 {
-	uint64_t last = r->start + (r->size - 1);
+	uint64_t last = start + (size - 1);
 
-	s->first_pfn = r->start >> page_shift;
+	s->first_pfn = start >> page_shift;
 	s->last_pfn = last >> page_shift;
 	s->pages = s->last_pfn - s->first_pfn + 1;
-	s->offset = r->start & ((1ULL << page_shift) - 1);
+	s->offset = start & ((1ULL << page_shift) - 1);
 }

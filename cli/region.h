@@ -1,24 +1,51 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The region grammar: text -> {physical start, size}. No I/O.
- * Errors come back as one sentence in the caller's buffer.
+ * The region grammar, the one parser of addresses, sizes and values:
+ *   START+SIZE, START-END (END inclusive), START      physical memory
+ *   DEVICE/barN[@OFFSET][+SIZE]                       inside a PCI BAR
+ *   DEVICE/config[@OFFSET][+SIZE]                     PCI config space
+ * DEVICE as devspec.h. Numbers are 0x hex or decimal; addresses and sizes
+ * take K, M, G, T or KiB, MiB, GiB, TiB (powers of 1024), values do not.
+ * No I/O: a PCI location is resolved by pci.c. Errors come back as one
+ * sentence in the caller's buffer.
  */
 #ifndef PFNMAP_REGION_H
 #define PFNMAP_REGION_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pfnmap.h"
+#include "devspec.h"
 
 #define REGION_ERR_MAX	256
 
-/* A number: 0x hex or decimal, with an optional K/M/G/T(iB) suffix */
+enum region_kind {
+	REGION_PHYS,
+	REGION_BAR,
+	REGION_CONFIG,
+};
+
+struct region {
+	enum region_kind kind;
+	const char *text;	/* as the user wrote it, for messages */
+	/*
+	 * REGION_PHYS: the physical range; size 1 for a plain START.
+	 * PCI: offset and size inside the BAR or config space; size 0
+	 * when not given (up to the end).
+	 */
+	uint64_t start;
+	uint64_t size;
+	bool has_size;		/* the text gave a size or an end */
+	unsigned int bar;	/* REGION_BAR: N of barN */
+	struct devspec dev;	/* PCI only */
+};
+
+int region_parse(const char *text, struct region *r, char *err, size_t errlen);
+
+/* An address or size: what names it in messages ("size", "offset") */
 int parse_number(const char *text, const char *what, uint64_t *val,
 		 char *err, size_t errlen);
-
-/* START+SIZE, START-END (END inclusive) or START */
-int region_parse(const char *text, struct region *r, char *err, size_t errlen);
 
 /* A value of width bytes: 0x hex or decimal, no suffix */
 int parse_value(const char *text, unsigned int width, uint64_t *val,
@@ -27,7 +54,7 @@ int parse_value(const char *text, unsigned int width, uint64_t *val,
 /* Width in bits (8, 16, 32, 64) -> bytes */
 int parse_width(const char *text, unsigned int *bytes, char *err, size_t errlen);
 
-/* Page frame arithmetic for a region */
+/* Page frame arithmetic for size > 0 bytes at start */
 struct pfn_span {
 	uint64_t first_pfn;
 	uint64_t last_pfn;
@@ -35,7 +62,7 @@ struct pfn_span {
 	uint64_t offset;	/* of start inside its first page */
 };
 
-void region_pfns(const struct region *r, unsigned int page_shift,
+void region_pfns(uint64_t start, uint64_t size, unsigned int page_shift,
 		 struct pfn_span *s);
 
 #endif

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * What regions are mapped through: the helper's /dev/pfnmap, or any file
- * whose offsets are physical addresses (--device). And the windows of a
- * region mapped through it.
+ * What a range is mapped through, and with which policy: the helper's
+ * /dev/pfnmap, a --device file whose offsets are physical addresses, or a
+ * PCI BAR's sysfs resourceN file (--sysfs). A target is opened once for a
+ * command; window.h maps ranges through it.
  */
 #ifndef PFNMAP_TARGET_H
 #define PFNMAP_TARGET_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -16,6 +18,34 @@
 
 #define PFNMAP_DEV	"/dev/" PFNMAP_DEVICE_NAME
 
+/* A PCI memory BAR, as libpci and sysfs describe it */
+struct pci_bar {
+	char slot[16];			/* dddd:bb:dd.f */
+	unsigned int vendor, device;
+	char names[192];		/* vendor and device names (pci.ids) */
+	char driver[64];		/* bound driver, "" for none */
+	unsigned int index;		/* N of barN */
+	uint64_t start, size;
+	bool is64, prefetch;
+};
+
+/* How a range is to be mapped, decided before anything is opened */
+struct map_plan {
+	char file[PATH_MAX + 8];	/* sysfs resourceN[_wc]; "" otherwise */
+	uint64_t file_base;		/* physical address at offset 0 of file */
+	enum cache_type cache;		/* asked, or what auto means here */
+};
+
+/* A region resolved: the physical bytes asked for and how to map them */
+struct extent {
+	const char *text;		/* as the user wrote it */
+	uint64_t start, size;		/* size > 0, no wrap */
+	bool has_size;			/* the text gave a size */
+	bool is_bar;
+	struct pci_bar bar;		/* is_bar only */
+	struct map_plan plan;
+};
+
 struct target {
 	int fd;
 	const char *path;
@@ -24,57 +54,26 @@ struct target {
 	bool writable;
 	enum cache_type cache;		/* requested */
 	uint64_t file_base;		/* physical address of offset 0 */
-	unsigned int page_shift;
 	struct pfnmap_info info;	/* helper only */
 };
 
-/* Opens the helper (loading it) or the --device file; prints why not */
-int target_open(struct target *t, const struct options *o, bool write);
+/* The page size's shift, the one place it is computed */
+unsigned int page_shift(void);
+
+/* Opens what plan says (the helper, loading it; --device; sysfs file) */
+int target_open(struct target *t, const struct options *o,
+		const struct map_plan *plan, bool write);
 void target_close(struct target *t);
 
-/* GET_INFO on an already-open helper */
-int helper_info(struct target *t);
+/* Physical address bits the target can reach: the helper knows the CPU's */
+unsigned int target_phys_bits(const struct target *t);
 
-/* Loads the helper with libkmod: from path, or by name. Prints why not. */
-int helper_load(const char *path, const struct options *o);
+/* The cache type the kernel applied to the last mapping through t */
+enum pfnmap_cache target_applied(struct target *t);
 
-/* Why the helper refused an mmap, in words; returns EXIT_REFUSED */
-int explain_mmap_error(const struct target *t, int errnum, uint64_t start,
-		       uint64_t size);
-
-/* A piece of a region, mapped page-aligned underneath */
-struct window {
-	uint64_t phys;			/* first byte asked for */
-	size_t len;			/* bytes asked for */
-	unsigned char *p;		/* where phys is mapped */
-	void *base;			/* the mapping */
-	size_t maplen;
-	uint64_t map_phys;		/* physical address of base */
-	enum pfnmap_cache applied;	/* the cache type the kernel applied */
-	bool exact;			/* exact-width accesses only */
-};
-
-/* Default window: 64 MiB of address space at a time */
-#define WINDOW_SIZE	(64ULL << 20)
-
-typedef int (*window_fn)(struct window *w, void *ctx);
-
-/*
- * Map [start, start + size) window by window and call fn on each, with the
- * bus-error guard armed. Stops at the first non-zero return and gives it back.
- */
-int for_each_window(struct target *t, uint64_t start, uint64_t size,
-		    window_fn fn, void *ctx);
-
-/*
- * Called after a fault, with the guard disarmed, before the fault is
- * reported: what was read before it reaches the output ahead of the message.
- */
-typedef void (*salvage_fn)(void *ctx);
-
-/* for_each_window, and salvage(ctx) when a fault ends the walk */
-int for_each_window_salvage(struct target *t, uint64_t start, uint64_t size,
-			    window_fn fn, salvage_fn salvage, void *ctx);
+/* Why an mmap of [start, start + size) failed, in words; EXIT_REFUSED */
+int target_mmap_error(const struct target *t, int errnum, uint64_t start,
+		      uint64_t size);
 
 const char *applied_name(enum pfnmap_cache c);
 

@@ -51,6 +51,7 @@ static void region_ok(const char *text, uint64_t start, uint64_t size,
 	memset(&r, 0x5a, sizeof(r));
 	print_message("region_parse(\"%s\")\n", text);
 	assert_int_equal(region_parse(text, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.kind, REGION_PHYS);
 	assert_true(r.start == start);
 	assert_true(r.size == size);
 	assert_int_equal(r.has_size, has_size);
@@ -341,18 +342,132 @@ static void test_width(void **state)
 	}
 }
 
+
+/* A PCI location: kind, BAR, offset, size, and the device spec's filter */
+static void pci_ok(const char *text, enum region_kind kind, unsigned int bar,
+		   uint64_t off, uint64_t size, bool has_size, const char *dev,
+		   bool by_id, int index)
+{
+	char err[REGION_ERR_MAX] = "";
+	struct region r;
+
+	memset(&r, 0x5a, sizeof(r));
+	print_message("region_parse(\"%s\")\n", text);
+	assert_int_equal(region_parse(text, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.kind, kind);
+	if (kind == REGION_BAR)
+		assert_int_equal(r.bar, bar);
+	assert_true(r.start == off);
+	assert_true(r.size == size);
+	assert_int_equal(r.has_size, has_size);
+	assert_string_equal(r.dev.text, dev);
+	assert_int_equal(r.dev.by_id, by_id);
+	assert_int_equal(r.dev.index, index);
+	assert_string_equal(err, "");
+}
+
+static void test_pci_locations(void **state)
+{
+	(void)state;
+	pci_ok("00:04.0/bar2", REGION_BAR, 2, 0, 0, false, "00:04.0", false, -1);
+	pci_ok("0000:00:04.0/bar0@0x10+4", REGION_BAR, 0, 0x10, 4, true,
+	       "0000:00:04.0", false, -1);
+	pci_ok("1af4:1110/bar2@4K+4K", REGION_BAR, 2, 4096, 4096, true,
+	       "1af4:1110", true, -1);
+	pci_ok("1af4:1110#2/bar5+1M", REGION_BAR, 5, 0, 1 << 20, true,
+	       "1af4:1110#2", true, 2);
+	pci_ok("00:04/bar0", REGION_BAR, 0, 0, 0, false, "00:04", false, -1);
+	pci_ok("00:04.0/config", REGION_CONFIG, 0, 0, 0, false, "00:04.0",
+	       false, -1);
+	pci_ok("00:04.0/config@0x40+4", REGION_CONFIG, 0, 0x40, 4, true,
+	       "00:04.0", false, -1);
+}
+
+static void test_pci_errors(void **state)
+{
+	(void)state;
+	region_err("00:04.0/bar6", "'00:04.0/bar6': the BAR is bar0 to bar5, "
+		   "optionally followed by @OFFSET and +SIZE");
+	region_err("00:04.0/bar", "'00:04.0/bar': the BAR is bar0 to bar5, "
+		   "optionally followed by @OFFSET and +SIZE");
+	region_err("00:04.0/bar2x", "'00:04.0/bar2x': the BAR is bar0 to "
+		   "bar5, optionally followed by @OFFSET and +SIZE");
+	region_err("00:04.0/rom", "'00:04.0/rom': after the device comes barN "
+		   "or config; the BAR is bar0 to bar5, optionally followed by "
+		   "@OFFSET and +SIZE");
+	region_err("00:04.0/bar0+0", "'00:04.0/bar0+0': the size is zero");
+	region_err("00:04.0/bar0@zz", "'00:04.0/bar0@zz': offset 'zz' "
+		   NOT_NUMBER);
+	region_err("00:04.0/bar0@4+4+4", "'00:04.0/bar0@4+4+4': unexpected "
+		   "'+4'; the BAR is bar0 to bar5, optionally followed by "
+		   "@OFFSET and +SIZE");
+	region_err("00:04.0/config-4", "'00:04.0/config-4': after the device "
+		   "comes barN or config; the BAR is bar0 to bar5, optionally "
+		   "followed by @OFFSET and +SIZE");
+	region_err("/bar0", "no device given; a device is " DEVSPEC_GRAMMAR);
+	region_err("00:zz.0/bar0", "device '00:zz.0': Invalid slot number; "
+		   "a device is " DEVSPEC_GRAMMAR);
+	region_err("1af4:zz/bar0", "device '1af4:zz': Invalid device ID; "
+		   "a device is " DEVSPEC_GRAMMAR);
+	region_err("1af4:1110#x/bar0", "device '1af4:1110#x': #N wants a "
+		   "number (0 is the first match); a device is "
+		   DEVSPEC_GRAMMAR);
+	region_err("1af4:1110#/bar0", "device '1af4:1110#': #N wants a number "
+		   "(0 is the first match); a device is " DEVSPEC_GRAMMAR);
+}
+
+/* Slot or IDs, as lspci -s and -d read them */
+static void spec_is(const char *text, bool by_id, int domain, int bus,
+		    int dev, int func, int vendor, int device, int index)
+{
+	char err[REGION_ERR_MAX] = "";
+	struct devspec d;
+
+	print_message("devspec_parse(\"%s\")\n", text);
+	assert_int_equal(devspec_parse(text, strlen(text), &d, err,
+				       sizeof(err)), 0);
+	assert_int_equal(d.by_id, by_id);
+	assert_int_equal(d.filter.domain, domain);
+	assert_int_equal(d.filter.bus, bus);
+	assert_int_equal(d.filter.slot, dev);
+	assert_int_equal(d.filter.func, func);
+	assert_int_equal(d.filter.vendor, vendor);
+	assert_int_equal(d.filter.device, device);
+	assert_int_equal(d.index, index);
+}
+
+static void test_devspec(void **state)
+{
+	(void)state;
+	/* lspci -s: 00:04 is bus 0, device 4, any function */
+	spec_is("00:04", false, -1, 0, 4, -1, -1, -1, -1);
+	spec_is("00:04.0", false, -1, 0, 4, 0, -1, -1, -1);
+	spec_is("0001:02:1f.7", false, 1, 2, 0x1f, 7, -1, -1, -1);
+	spec_is("04", false, -1, -1, 4, -1, -1, -1, -1);
+	spec_is(".3", false, -1, -1, -1, 3, -1, -1, -1);
+	spec_is("*:*.0", false, -1, -1, -1, 0, -1, -1, -1);
+	spec_is("00:", false, -1, 0, -1, -1, -1, -1, -1);
+	spec_is("1:2", false, -1, 1, 2, -1, -1, -1, -1);
+	spec_is("00:04.0#1", false, -1, 0, 4, 0, -1, -1, 1);
+	/* lspci -d: a side longer than a bus or device number */
+	spec_is("1af4:1110", true, -1, -1, -1, -1, 0x1af4, 0x1110, -1);
+	spec_is("8086:", true, -1, -1, -1, -1, 0x8086, -1, -1);
+	spec_is(":1110", true, -1, -1, -1, -1, -1, 0x1110, -1);
+	spec_is("1af4:*", true, -1, -1, -1, -1, 0x1af4, -1, -1);
+	spec_is("1af4:1110#0", true, -1, -1, -1, -1, 0x1af4, 0x1110, 0);
+}
+
 static void span_is(uint64_t start, uint64_t size, unsigned int shift,
 		    uint64_t first, uint64_t last, uint64_t pages,
 		    uint64_t offset)
 {
-	struct region r = { .start = start, .size = size, .has_size = true };
 	struct pfn_span s;
 
 	memset(&s, 0x5a, sizeof(s));
 	print_message("region_pfns(0x%llx+0x%llx, %u)\n",
 		      (unsigned long long)start, (unsigned long long)size,
 		      shift);
-	region_pfns(&r, shift, &s);
+	region_pfns(start, size, shift, &s);
 	assert_true(s.first_pfn == first);
 	assert_true(s.last_pfn == last);
 	assert_true(s.pages == pages);
@@ -396,6 +511,9 @@ int main(void)
 		cmocka_unit_test(test_value),
 		cmocka_unit_test(test_width),
 		cmocka_unit_test(test_pfns),
+		cmocka_unit_test(test_pci_locations),
+		cmocka_unit_test(test_pci_errors),
+		cmocka_unit_test(test_devspec),
 	};
 
 	return cmocka_run_group_tests_name("region", tests, NULL, NULL);

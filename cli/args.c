@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* What every command checks before it maps anything */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "msg.h"
+#include "pci.h"
+#include "region.h"
+#include "window.h"
+
+/* A physical region maps through the helper or --device, as asked */
+static void phys_extent(const struct options *o, const struct region *r,
+			struct extent *x)
+{
+	memset(x, 0, sizeof(*x));
+	x->text = r->text;
+	x->start = r->start;
+	x->size = r->size;
+	x->has_size = r->has_size;
+	x->plan.cache = o->cache;
+}
+
+int region_arg(const struct options *o, const char *cmd, const char *text,
+	       unsigned int flags, struct extent *x)
+{
+	char msg[REGION_ERR_MAX];
+	struct region r;
+
+	if (region_parse(text, &r, msg, sizeof(msg))) {
+		pf_error("%s: %s", cmd, msg);
+		return EXIT_USAGE;
+	}
+	if (r.kind != REGION_PHYS)
+		return pci_locate(o, cmd, &r, flags & REGION_WRITES, x);
+	if ((flags & REGION_NEED_SIZE) && !r.has_size) {
+		pf_error("%s: region '%s' has no size; write START+SIZE or START-END", cmd, text);
+		return EXIT_USAGE;
+	}
+	phys_extent(o, &r, x);
+	return 0;
+}
+
+int addr_arg(const struct options *o, const char *cmd, const char *text,
+	     unsigned int flags, struct extent *x)
+{
+	int ret = region_arg(o, cmd, text, flags, x);
+
+	if (ret)
+		return ret;
+	if (x->has_size) {
+		pf_error("%s: '%s' is a region; %s takes one address (START, or DEVICE/barN@OFFSET)", cmd, text, cmd);
+		return EXIT_USAGE;
+	}
+	if (x->is_bar && x->size < o->width) {
+		pf_error("%s: '%s': %u bytes from there run past the end of the BAR", cmd, text, o->width);
+		return EXIT_USAGE;
+	}
+	x->size = o->width;
+	if (x->start > UINT64_MAX - (o->width - 1)) {
+		pf_error("%s: address '%s' + %u bytes wraps around", cmd, text, o->width);
+		return EXIT_USAGE;
+	}
+	return check_width_aligned(cmd, x, o->width, "accesses");
+}
+
+int value_arg(const char *cmd, const char *text, unsigned int width,
+	      uint64_t *v)
+{
+	char msg[REGION_ERR_MAX];
+
+	if (!parse_value(text, width, v, msg, sizeof(msg)))
+		return 0;
+	pf_error("%s: %s", cmd, msg);
+	return EXIT_USAGE;
+}
+
+int announce(const struct options *o, const char *cmd,
+	     const struct extent *x)
+{
+	unsigned int shift = page_shift();
+	struct pfn_span s;
+
+	if (!o->verbose && !o->dry_run)
+		return 0;
+	region_pfns(x->start, x->size, shift, &s);
+	pf_error("%s%s 0x%llx-0x%llx: %llu bytes, pfn 0x%llx-0x%llx (%llu pages), offset 0x%llx, cache %s, width %u", o->dry_run ? "dry run: " : "", cmd, (unsigned long long)x->start, (unsigned long long)(x->start + (x->size - 1)), (unsigned long long)x->size, (unsigned long long)s.first_pfn, (unsigned long long)s.last_pfn, (unsigned long long)s.pages, (unsigned long long)s.offset, cache_names[x->plan.cache], 8 * o->width);
+	return o->dry_run;
+}
+
+int open_mapping(const struct options *o, const char *cmd,
+		 const struct extent *x, bool write, struct target *t,
+		 struct mapping *m)
+{
+	int r = target_open(t, o, &x->plan, write);
+
+	mapping_init(m, t, cmd, x, o->width);
+	return r;
+}

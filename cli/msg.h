@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Messages on standard error: one line each, "pfnmap: " first. Named so
+ * that they do not shadow err(3) and warn(3).
+ */
+#ifndef PFNMAP_MSG_H
+#define PFNMAP_MSG_H
+
+#include <stdbool.h>
+
+/* -q and -v, set once by main() */
+extern bool msg_quiet;
+extern int msg_verbose;
+
+/* Always printed: the reason a command fails */
+void pf_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Printed unless -q */
+void pf_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Printed with -v only */
+void pf_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

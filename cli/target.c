@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Targets: /dev/pfnmap (loading the helper when it is missing, asking it
+ * for its ABI and policy, setting the cache type), a --device file or a
+ * sysfs resourceN file; and whatever the kernel refuses, in words.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kmodload.h"
+#include "msg.h"
+#include "target.h"
+
+const char *cache_names[] = {
+	[CACHE_AUTO] = "auto",
+	[CACHE_UC] = "uc",
+	[CACHE_WC] = "wc",
+	[CACHE_WB] = "wb",
+};
+
+static int explain_open_error(const char *path, int errnum)
+{
+	const char *lock = kernel_lockdown();
+
+	if ((errnum == EPERM || errnum == EACCES) && lock) {
+		pf_error("%s: the kernel is locked down (%s): it refuses physical "
+		    "memory access to everyone; boot without lockdown "
+		    "(lockdown=none, Secure Boot off) to lift it", path, lock);
+	} else if (errnum == EPERM || errnum == EACCES) {
+		pf_error("%s: permission denied: mapping physical memory needs "
+		    "root with CAP_SYS_RAWIO (try sudo)", path);
+	} else {
+		pf_error("cannot open %s: %s", path, strerror(errnum));
+	}
+	return EXIT_NOHELPER;
+}
+
+/* devtmpfs creates the node as the module registers; udev may lag behind */
+static int open_after_load(int flags)
+{
+	struct timespec pause = { 0, 20 * 1000 * 1000 };
+	int fd = -1, i;
+
+	for (i = 0; i < 100 && fd < 0 && errno == ENOENT; i++) {
+		nanosleep(&pause, NULL);
+		fd = open(PFNMAP_DEV, flags);
+	}
+	return fd;
+}
+
+/* /dev/pfnmap is missing: load the helper, then wait for the node */
+static int load_and_open(struct target *t, const struct options *o, int flags)
+{
+	int r = helper_load(o->module);
+
+	if (r)
+		return r;
+	errno = ENOENT;
+	t->fd = open_after_load(flags);
+	if (t->fd < 0 && errno == ENOENT) {
+		pf_error("the helper module is loaded but %s did not appear; "
+		    "is devtmpfs mounted on /dev? (see dmesg)", PFNMAP_DEV);
+		return EXIT_NOHELPER;
+	}
+	return 0;
+}
+
+static int helper_info(struct target *t)
+{
+	memset(&t->info, 0, sizeof(t->info));
+	if (ioctl(t->fd, PFNMAP_IOC_GET_INFO, &t->info) < 0) {
+		pf_error("%s does not answer PFNMAP_IOC_GET_INFO (%s): it is not the "
+		    "pfnmap helper", t->path, strerror(errno));
+		return EXIT_NOHELPER;
+	}
+	if (t->info.abi_version != PFNMAP_ABI_VERSION) {
+		pf_error("%s speaks ABI version %u, this pfnmap speaks %u: load the "
+		    "helper that came with this pfnmap", t->path,
+		    t->info.abi_version, PFNMAP_ABI_VERSION);
+		return EXIT_NOHELPER;
+	}
+	return 0;
+}
+
+/* --cache, or what auto means for a BAR: asked of the helper up front */
+static int set_cache(struct target *t)
+{
+	__u32 c = t->cache;
+
+	if (t->cache == CACHE_AUTO || !ioctl(t->fd, PFNMAP_IOC_SET_CACHE, &c))
+		return 0;
+	pf_error("the helper cannot map with cache type %s: %s", cache_names[t->cache], errno == EOPNOTSUPP ? "x86 PAT is off (boot without nopat)" : strerror(errno));
+	return EXIT_REFUSED;
+}
+
+static int open_helper(struct target *t, const struct options *o, int flags)
+{
+	int r;
+
+	t->path = PFNMAP_DEV;
+	t->fd = open(PFNMAP_DEV, flags);
+	if (t->fd < 0 && errno == ENOENT && !o->no_load) {
+		r = load_and_open(t, o, flags);
+		if (r)
+			return r;
+	} else if (t->fd < 0 && errno == ENOENT) {
+		pf_error("%s does not exist and --no-load forbids loading the helper; "
+		    "load it (modprobe pfnmap) or drop --no-load", PFNMAP_DEV);
+		return EXIT_NOHELPER;
+	}
+	if (t->fd < 0)
+		return explain_open_error(PFNMAP_DEV, errno);
+	t->helper = true;
+	r = helper_info(t);
+	if (r)
+		return r;
+	return set_cache(t);
+}
+
+/* A --device file, or a sysfs resourceN file from the plan */
+static int open_file(struct target *t, const char *path, uint64_t base,
+		     int flags)
+{
+	struct stat st;
+
+	t->path = path;
+	t->file_base = base;
+	/* O_DSYNC: /dev/mem maps uncached then, as with the helper's uc */
+	if (t->cache == CACHE_UC)
+		flags |= O_DSYNC;
+	t->fd = open(path, flags);
+	if (t->fd < 0)
+		return explain_open_error(path, errno);
+	if (fstat(t->fd, &st) == 0)
+		t->regular = S_ISREG(st.st_mode);
+	return 0;
+}
+
+unsigned int page_shift(void)
+{
+	static unsigned int shift;
+	long page;
+
+	if (!shift) {
+		page = sysconf(_SC_PAGESIZE);
+		while ((1L << shift) < page)
+			shift++;
+	}
+	return shift;
+}
+
+int target_open(struct target *t, const struct options *o,
+		const struct map_plan *plan, bool write)
+{
+	int flags = (write ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+
+	memset(t, 0, sizeof(*t));
+	t->fd = -1;
+	t->writable = write;
+	t->cache = plan->cache;
+	if (o->device)
+		return open_file(t, o->device, 0, flags);
+	if (plan->file[0])
+		return open_file(t, plan->file, plan->file_base, flags);
+	return open_helper(t, o, flags);
+}
+
+void target_close(struct target *t)
+{
+	if (t->fd >= 0)
+		close(t->fd);
+	t->fd = -1;
+}
+
+unsigned int target_phys_bits(const struct target *t)
+{
+	return t->helper ? t->info.phys_bits : 64;
+}
+
+const char *applied_name(enum pfnmap_cache c)
+{
+	switch (c) {
+	case PFNMAP_CACHE_UC:
+		return "uc";
+	case PFNMAP_CACHE_WC:
+		return "wc";
+	case PFNMAP_CACHE_WB:
+		return "wb";
+	case PFNMAP_CACHE_WT:
+		return "wt";
+	case PFNMAP_CACHE_WP:
+		return "wp";
+	default:
+		return "unknown";
+	}
+}
+
+/* What the target applied: the helper says; for a file, what was asked */
+enum pfnmap_cache target_applied(struct target *t)
+{
+	if (t->helper && !helper_info(t) &&
+	    (t->info.flags & PFNMAP_INFO_MAPPED))
+		return t->info.applied_cache;
+	if (t->helper)
+		return PFNMAP_CACHE_UNKNOWN;
+	switch (t->cache) {
+	case CACHE_UC:
+		return PFNMAP_CACHE_UC;
+	case CACHE_WC:
+		return PFNMAP_CACHE_WC;
+	case CACHE_WB:
+		return PFNMAP_CACHE_WB;
+	default:
+		/* a file is page cache; a device file may be MMIO */
+		return t->regular ? PFNMAP_CACHE_WB : PFNMAP_CACHE_UC;
+	}
+}
+
+static const char *mmap_rule(int errnum)
+{
+	switch (errnum) {
+	case EPERM:
+		return "it is System RAM that the kernel manages, which the helper "
+		       "refuses; load pfnmap with allow_ram=1 to map it "
+		       "(write-back only)";
+	case EXDEV:
+		return "it mixes System RAM with other memory; split it at the "
+		       "boundary /proc/iomem shows";
+	case EOVERFLOW:
+		return "it does not fit the physical address space";
+	case ERANGE:
+		return "it ends beyond the CPU's physical address width";
+	case EOPNOTSUPP:
+		return "System RAM can only be mapped write-back (--cache=wb or "
+		       "auto)";
+	case EBUSY:
+		return "the kernel would map it with another cache type (an "
+		       "existing mapping or the MTRRs decide); use the type "
+		       "`pfnmap info` shows, or --cache=auto";
+	case EAGAIN:
+		return "remap_pfn_range() failed, usually because x86 PAT found "
+		       "a mapping of the range with a conflicting cache type "
+		       "(see dmesg); use --cache=auto or that mapping's type";
+	default:
+		return NULL;
+	}
+}
+
+int target_mmap_error(const struct target *t, int errnum, uint64_t start,
+		      uint64_t size)
+{
+	const char *rule = t->helper ? mmap_rule(errnum) : NULL;
+	unsigned long long s = start, e = start + (size - 1);
+
+	if (rule)
+		pf_error("the helper refuses 0x%llx-0x%llx: %s", s, e, rule);
+	else
+		pf_error("cannot map 0x%llx-0x%llx through %s: %s", s, e, t->path,
+		    strerror(errnum));
+	return EXIT_REFUSED;
+}

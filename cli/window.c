@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Windows over an extent, the bus-error guard, and the one place that
+ * chooses between exact-width and bulk access. A SIGBUS or SIGSEGV while
+ * touching a window ends the access with the physical address it hit, not
+ * a core dump.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "access.h"
+#include "msg.h"
+#include "window.h"
+
+static sigjmp_buf guard_env;
+static volatile sig_atomic_t guard_armed;
+static void *volatile fault_addr;
+static volatile int fault_sig;
+
+static void on_fault(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	if (!guard_armed) {
+		/* not ours: the default action, when the access is retried */
+		signal(sig, SIG_DFL);
+		return;
+	}
+	guard_armed = 0;
+	fault_addr = si->si_addr;
+	fault_sig = sig;
+	siglongjmp(guard_env, 1);
+}
+
+/* SA_NODEFER: leaving the handler by siglongjmp leaves no signal blocked */
+static void guard_install(void)
+{
+	static bool installed;
+	struct sigaction sa;
+
+	if (installed)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_fault;
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+	sigaction(SIGSEGV, &sa, NULL);
+	installed = true;
+}
+
+/* Where the fault hit, from the window it hit in; EXIT_FAULT */
+static int fault_caught(struct mapping *m)
+{
+	unsigned char *a = fault_addr;
+
+	m->faulted = true;
+	m->fault_sig = fault_sig;
+	m->fault_inside = a >= m->base && a < m->base + m->maplen;
+	if (m->fault_inside)
+		m->fault_phys = m->map_phys + (uint64_t)(a - m->base);
+	return EXIT_FAULT;
+}
+
+
+void mapping_init(struct mapping *m, struct target *t, const char *cmd,
+		  const struct extent *x, unsigned int width)
+{
+	memset(m, 0, sizeof(*m));
+	m->t = t;
+	m->cmd = cmd;
+	m->x = x;
+	m->width = width;
+	guard_install();
+}
+
+static void unmap_window(struct mapping *m)
+{
+	if (m->base)
+		munmap(m->base, m->maplen);
+	m->base = NULL;
+	m->maplen = 0;
+}
+
+int mapping_end(struct mapping *m, int r)
+{
+	const char *what = m->fault_sig == SIGBUS ? "bus error" : "fault";
+
+	if (r == EXIT_FAULT && m->faulted && m->fault_inside)
+		pf_error("%s at physical 0x%llx", what, (unsigned long long)m->fault_phys);
+	else if (r == EXIT_FAULT && m->faulted)
+		pf_error("%s at physical 0x%llx-0x%llx (outside the mapping at %p)", what, (unsigned long long)m->map_phys, (unsigned long long)(m->map_phys + m->maplen - 1), fault_addr);
+	unmap_window(m);
+	return r;
+}
+
+int check_width_aligned(const char *cmd, const struct extent *x,
+			unsigned int width, const char *why)
+{
+	if (!((x->start | x->size) & (width - 1)))
+		return 0;
+	pf_error("%s: '%s' is not aligned to --width=%u: %s are %u bytes wide, so start and size must be multiples of %u (or use --width=8)", cmd, x->text, 8 * width, why, width, width);
+	return EXIT_USAGE;
+}
+
+/* The first window decides for the extent; later ones must agree */
+static int settle(struct mapping *m, bool store)
+{
+	enum pfnmap_cache applied = target_applied(m->t);
+
+	if (m->settled && applied == m->applied)
+		return 0;
+	if (m->settled) {
+		pf_error("%s: the kernel mapped the start of '%s' %s but 0x%llx on %s; split the region where the cache type changes (see pfnmap info)", m->cmd, m->x->text, applied_name(m->applied), (unsigned long long)m->map_phys, applied_name(applied));
+		return EXIT_REFUSED;
+	}
+	m->settled = true;
+	m->applied = applied;
+	m->exact = applied != PFNMAP_CACHE_WB;
+	if (!m->exact) {
+		pf_info("%s: the kernel applied %s: %s", m->cmd, applied_name(applied), m->single ? "one access" : "bulk copies");
+		return 0;
+	}
+	pf_info("%s: the kernel applied %s: %u-bit %s", m->cmd, applied_name(applied), 8 * m->width, store ? "stores" : "loads");
+	return check_width_aligned(m->cmd, m->x, m->width, store ? "uncached stores" : "uncached loads");
+}
+
+/* The extent as a whole must lie within the CPU's physical address bits */
+static int check_reach(struct mapping *m)
+{
+	unsigned int bits = target_phys_bits(m->t);
+	uint64_t last = m->x->start + (m->x->size - 1);
+
+	if (bits < 64 && last >> bits)
+		return target_mmap_error(m->t, ERANGE, m->x->start, m->x->size);
+	return 0;
+}
+
+static int map_window(struct mapping *m, uint64_t phys, bool store)
+{
+	uint64_t mask = (1ULL << page_shift()) - 1;
+	uint64_t last = m->x->start + (m->x->size - 1);
+	uint64_t wend = phys | (WINDOW_SIZE - 1);
+	int prot = PROT_READ | (m->t->writable ? PROT_WRITE : 0);
+	void *base;
+
+	if (!m->settled && check_reach(m))
+		return EXIT_REFUSED;
+	if (wend > last)
+		wend = last;
+	unmap_window(m);
+	m->map_phys = phys & ~mask;
+	m->maplen = (size_t)((wend | mask) - m->map_phys + 1);
+	base = mmap(NULL, m->maplen, prot, MAP_SHARED | MAP_POPULATE, m->t->fd, (off_t)(m->map_phys - m->t->file_base));
+	if (base == MAP_FAILED) {
+		m->maplen = 0;
+		return target_mmap_error(m->t, errno, m->map_phys, (wend | mask) - m->map_phys + 1);
+	}
+	m->base = base;
+	return settle(m, store);
+}
+
+/*
+ * The address of phys in a window, mapping it when needed, and how many
+ * bytes from there the window and the extent still hold
+ */
+static int window_at(struct mapping *m, uint64_t phys, bool store,
+		     unsigned char **p, size_t *avail)
+{
+	uint64_t last = m->x->start + (m->x->size - 1), wlast;
+	int r;
+
+	if (!m->base || phys < m->map_phys ||
+	    phys - m->map_phys >= m->maplen) {
+		r = map_window(m, phys, store);
+		if (r)
+			return r;
+	}
+	wlast = m->map_phys + (m->maplen - 1);
+	*p = m->base + (phys - m->map_phys);
+	*avail = (size_t)((wlast < last ? wlast : last) - phys + 1);
+	return 0;
+}
+
+enum touch_kind { COPY_FROM, COPY_TO, FILL, READ_ONE, WRITE_ONE, HAND_OVER };
+
+/* One access to a window: what, where, and with which bytes */
+struct touch {
+	enum touch_kind kind;
+	unsigned char *p;		/* in the window */
+	unsigned char *buf;		/* COPY_FROM, COPY_TO */
+	size_t n;
+	uint64_t value;			/* FILL, READ_ONE, WRITE_ONE */
+	struct sink *s;			/* HAND_OVER */
+	int r;				/* HAND_OVER: what the sink said */
+};
+
+/* The one place that picks exact-width or bulk access */
+static void do_touch(const struct mapping *m, struct touch *t)
+{
+	unsigned int w = m->width;
+
+	switch (t->kind) {
+	case COPY_FROM:
+		if (m->exact) {
+			io_copy_from(t->buf, t->p, t->n, w);
+			break;
+		}
+		/*
+		 * a faulting page is reported at its first byte asked for, not
+		 * where memcpy happens to start reading it
+		 */
+		(void)*(const volatile unsigned char *)t->p;
+		memcpy(t->buf, t->p, t->n);
+		break;
+	case COPY_TO:
+		if (m->exact)
+			io_copy_to(t->p, t->buf, t->n, w);
+		else
+			memcpy(t->p, t->buf, t->n);
+		break;
+	case FILL:
+		if (m->exact)
+			io_fill(t->p, t->value, t->n, w);
+		else
+			bulk_fill(t->p, t->value, t->n, w);
+		break;
+	case READ_ONE:
+		t->value = io_read(t->p, w);
+		break;
+	case WRITE_ONE:
+		io_write(t->p, t->value, w);
+		break;
+	case HAND_OVER:
+		/* a fault at the start is reported there; write(2) gets EFAULT */
+		(void)*(const volatile unsigned char *)t->p;
+		t->r = t->s->put_in_place(t->s, t->p, t->n);
+		break;
+	}
+}
+
+/*
+ * do_touch with the bus-error guard armed: 0, or EXIT_FAULT with the fault
+ * in m. sigsetjmp without the signal mask: no system call per access.
+ */
+static int guarded(struct mapping *m, struct touch *t)
+{
+	if (sigsetjmp(guard_env, 0))
+		return fault_caught(m);
+	guard_armed = 1;
+	do_touch(m, t);
+	guard_armed = 0;
+	return 0;
+}
+
+/* One piece through the bounce buffer: whole to the sink, or not at all */
+static int read_piece(struct mapping *m, struct sink *s, unsigned char *p,
+		      size_t n)
+{
+	struct touch t = { .kind = COPY_FROM, .p = p, .buf = m->bounce, .n = n };
+	int r = guarded(m, &t);
+
+	return r ? r : s->put(s, m->bounce, n);
+}
+
+/* Write-back memory in place; *n: how much the sink took */
+static int read_direct(struct mapping *m, struct sink *s, unsigned char *p,
+		       size_t avail, size_t *n)
+{
+	struct touch t = { .kind = HAND_OVER, .p = p, .n = avail, .s = s };
+	int r = guarded(m, &t);
+
+	*n = t.r == SINK_EFAULT ? s->taken : avail;
+	return r ? r : t.r;
+}
+
+int map_read(struct mapping *m, struct sink *s)
+{
+	uint64_t phys = m->x->start, end = m->x->start + (m->x->size - 1);
+	uint64_t pieces_to = 0;		/* after an EFAULT: pieces up to here */
+	unsigned char *p;
+	size_t avail, n;
+	int r;
+
+	for (;;) {
+		r = window_at(m, phys, false, &p, &avail);
+		if (r)
+			return r;
+		if (!m->exact && s->put_in_place && phys >= pieces_to) {
+			r = read_direct(m, s, p, avail, &n);
+			if (r == SINK_EFAULT)
+				pieces_to = phys + avail;
+		} else {
+			n = PIECE - (size_t)(phys & (PIECE - 1));
+			n = n < avail ? n : avail;
+			r = read_piece(m, s, p, n);
+		}
+		if (r && r != SINK_EFAULT)
+			return r;
+		if (n && phys + (n - 1) == end)
+			return 0;
+		phys += n;
+	}
+}
+
+int map_write(struct mapping *m, uint64_t off, const void *src, size_t len,
+	      size_t *done)
+{
+	struct touch t = { .kind = COPY_TO };
+	size_t avail;
+	int r;
+
+	*done = 0;
+	while (*done < len) {
+		r = window_at(m, m->x->start + off + *done, true, &t.p, &avail);
+		if (r)
+			return r;
+		t.n = len - *done < avail ? len - *done : avail;
+		if (m->exact)
+			t.n -= t.n % m->width;	/* whole units only */
+		if (!t.n)
+			return 0;
+		t.buf = (unsigned char *)src + *done;
+		r = guarded(m, &t);
+		if (r)
+			return r;
+		*done += t.n;
+	}
+	return 0;
+}
+
+int map_fill(struct mapping *m, uint64_t value)
+{
+	struct touch t = { .kind = FILL, .value = value };
+	uint64_t off;
+	int r;
+
+	for (off = 0; off < m->x->size; off += t.n) {
+		r = window_at(m, m->x->start + off, true, &t.p, &t.n);
+		if (!r)
+			r = guarded(m, &t);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/* One access of the mapping's width at the extent's start */
+static int one_value(struct mapping *m, struct touch *t)
+{
+	size_t avail;
+	int r;
+
+	m->single = true;
+	r = window_at(m, m->x->start, t->kind == WRITE_ONE, &t->p, &avail);
+	return r ? r : guarded(m, t);
+}
+
+int map_read_value(struct mapping *m, uint64_t *value)
+{
+	struct touch t = { .kind = READ_ONE };
+	int r = one_value(m, &t);
+
+	*value = t.value;
+	return r;
+}
+
+int map_write_value(struct mapping *m, uint64_t value)
+{
+	struct touch t = { .kind = WRITE_ONE, .value = value };
+
+	return one_value(m, &t);
+}
