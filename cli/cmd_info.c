@@ -50,8 +50,7 @@ static const char *predicted_cache(const struct extent *x, enum ram_state s)
 		return cache_names[x->plan.cache];
 	if (s == RAM_ALL)
 		return "auto: wb (System RAM is always write-back)";
-	return "auto: as /dev/mem: write-back where the MTRRs say so (RAM "
-	       "hidden with memmap=), uncached (uc-) for MMIO";
+	return "auto: as /dev/mem: write-back where the MTRRs say so (RAM hidden with memmap=), uncached (uc-) for MMIO";
 }
 
 static void print_helper(void)

@@ -9,8 +9,6 @@
 
 /* What a command is, for main.c's checks and --help */
 #define CMD_OUTPUT	0x1	/* writes to -o FILE */
-#define CMD_WRITES	0x2	/* writes physical memory */
-#define CMD_MAPS	0x4	/* maps anything at all */
 
 struct command {
 	const char *name;

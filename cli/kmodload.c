@@ -78,26 +78,20 @@ static void explain_eperm(const char *what)
 	const char *lock = kernel_lockdown();
 
 	if (!may_load_modules())
-		pf_error("cannot load %s: loading modules needs root "
-		    "(CAP_SYS_MODULE); try sudo", what);
+		pf_error("cannot load %s: loading modules needs root (CAP_SYS_MODULE); try sudo", what);
 	else if (modules_disabled())
-		pf_error("cannot load %s: module loading is disabled until the next "
-		    "boot (kernel.modules_disabled=1)", what);
+		pf_error("cannot load %s: module loading is disabled until the next boot (kernel.modules_disabled=1)", what);
 	else if (lock)
-		pf_error("cannot load %s: the kernel is locked down (%s) and refuses "
-		    "modules without a trusted signature; sign the module with a "
-		    "key the kernel trusts (see DKMS, mokutil)", what, lock);
+		pf_error("cannot load %s: the kernel is locked down (%s) and refuses modules without a trusted signature; sign the module with a key the kernel trusts (see DKMS, mokutil)", what, lock);
 	else
-		pf_error("cannot load %s: the kernel refuses it (a security module "
-		    "or policy; see dmesg)", what);
+		pf_error("cannot load %s: the kernel refuses it (a security module or policy; see dmesg)", what);
 }
 
 static int explain_load_error(const char *what, int errnum)
 {
 	switch (errnum) {
 	case ENOSYS:
-		pf_error("cannot load %s: this kernel has no module support "
-		    "(CONFIG_MODULES is off); use --device=/dev/mem", what);
+		pf_error("cannot load %s: this kernel has no module support (CONFIG_MODULES is off); use --device=/dev/mem", what);
 		break;
 	case EPERM:
 		explain_eperm(what);
@@ -105,19 +99,14 @@ static int explain_load_error(const char *what, int errnum)
 	case EKEYREJECTED:
 	case ENOKEY:
 	case EBADMSG:
-		pf_error("cannot load %s: the kernel requires a valid module "
-		    "signature (module.sig_enforce or Secure Boot); sign it with "
-		    "a key the kernel trusts (see DKMS, mokutil)", what);
+		pf_error("cannot load %s: the kernel requires a valid module signature (module.sig_enforce or Secure Boot); sign it with a key the kernel trusts (see DKMS, mokutil)", what);
 		break;
 	case ENOEXEC:
-		pf_error("cannot load %s: it was built for another kernel than %s "
-		    "(or is not a module); rebuild it against "
-		    "/lib/modules/%s/build", what, kernel_release(),
+		pf_error("cannot load %s: it was built for another kernel than %s (or is not a module); rebuild it against /lib/modules/%s/build", what, kernel_release(),
 		    kernel_release());
 		break;
 	case ENOENT:
-		pf_error("cannot load %s: no such file, or a symbol it needs is "
-		    "missing from kernel %s (see dmesg)", what, kernel_release());
+		pf_error("cannot load %s: no such file, or a symbol it needs is missing from kernel %s (see dmesg)", what, kernel_release());
 		break;
 	default:
 		pf_error("cannot load %s: %s", what, strerror(errnum));
@@ -153,9 +142,7 @@ static int lookup(struct kmod_ctx *ctx, struct kmod_module **mod)
 	int r = kmod_module_new_from_lookup(ctx, PFNMAP_DEVICE_NAME, &list);
 
 	if (r < 0 || !list) {
-		pf_error("the helper module %s is not installed for kernel %s; "
-		    "build it and give --module=PATH/pfnmap.ko, or install "
-		    "pfnmap-dkms", PFNMAP_DEVICE_NAME, kernel_release());
+		pf_error("the helper module %s is not installed for kernel %s; build it and give --module=PATH/pfnmap.ko, or install pfnmap-dkms", PFNMAP_DEVICE_NAME, kernel_release());
 		return EXIT_NOHELPER;
 	}
 	*mod = kmod_module_get_module(list);

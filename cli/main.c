@@ -20,12 +20,12 @@ const char *argp_program_version = "pfnmap " PFNMAP_VERSION;
 /* no address of our own: argp prints none; the epilogue names the docs */
 
 const struct command commands[] = {
-	{ "dump", "REGION", "raw bytes to stdout (or -o FILE)", 1, 1, CMD_MAPS | CMD_OUTPUT, cmd_dump },
-	{ "hexdump", "REGION", "hex and ASCII like hexdump -C, physical addresses", 1, 1, CMD_MAPS | CMD_OUTPUT, cmd_hexdump },
-	{ "fill", "REGION VALUE", "repeat VALUE (of --width) over REGION", 2, 2, CMD_MAPS | CMD_WRITES, cmd_fill },
-	{ "load", "REGION [FILE]", "copy FILE (- or none: stdin) into REGION, no more than fits", 1, 2, CMD_MAPS | CMD_WRITES, cmd_load },
-	{ "read", "ADDR", "one value of --width, printed as 0x%0Nx", 1, 1, CMD_MAPS, cmd_read },
-	{ "write", "ADDR VALUE", "store one value of --width", 2, 2, CMD_MAPS | CMD_WRITES, cmd_write },
+	{ "dump", "REGION", "raw bytes to stdout (or -o FILE)", 1, 1, CMD_OUTPUT, cmd_dump },
+	{ "hexdump", "REGION", "hex and ASCII like hexdump -C, physical addresses", 1, 1, CMD_OUTPUT, cmd_hexdump },
+	{ "fill", "REGION VALUE", "repeat VALUE (of --width) over REGION", 2, 2, 0, cmd_fill },
+	{ "load", "REGION [FILE]", "copy FILE (- or none: stdin) into REGION, no more than fits", 1, 2, 0, cmd_load },
+	{ "read", "ADDR", "one value of --width, printed as 0x%0Nx", 1, 1, 0, cmd_read },
+	{ "write", "ADDR VALUE", "store one value of --width", 2, 2, 0, cmd_write },
 	{ "info", "REGION", "PFNs, pages, /proc/iomem owner, cache type; maps nothing", 1, 1, 0, cmd_info },
 	{ "bars", "[FILTER]", "PCI devices and their BARs, via libpci", 0, 1, 0, cmd_bars },
 	{ NULL, NULL, NULL, 0, 0, 0, NULL },
@@ -36,21 +36,18 @@ enum { OPT_NO_LOAD = 256, OPT_SYSFS };
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Access:", 1 },
 	{ "width", 'w', "BITS", 0,
-	  "Access width: 8, 16, 32 (default) or 64; every access to an "
-	  "uncached or write-combined mapping is exactly this wide", 1 },
+	  "Access width: 8, 16, 32 (default) or 64; every access to an uncached or write-combined mapping is exactly this wide", 1 },
 	{ "cache", 'c', "TYPE", 0,
 	  "Cache type: auto (default, as /dev/mem), uc, wc or wb", 1 },
 	{ "force", 'f', NULL, 0,
-	  "Write binary data to a terminal; write into the BARs of a device "
-	  "that has a driver", 1 },
+	  "Write binary data to a terminal; write into the BARs of a device that has a driver", 1 },
 	{ "dry-run", 'n', NULL, 0,
 	  "Check everything and say what would be done; map nothing", 1 },
 	{ NULL, 0, NULL, 0, "Input and output:", 2 },
 	{ "output", 'o', "FILE", 0, "dump and hexdump write to FILE", 2 },
 	{ NULL, 0, NULL, 0, "Helper:", 3 },
 	{ "device", 'D', "PATH", 0,
-	  "Map through PATH, whose offsets are physical addresses (a regular "
-	  "file, /dev/mem); no helper needed", 3 },
+	  "Map through PATH, whose offsets are physical addresses (a regular file, /dev/mem); no helper needed", 3 },
 	{ "module", 'm', "PATH", 0,
 	  "Load the helper from this pfnmap.ko when /dev/pfnmap is missing", 3 },
 	{ "no-load", OPT_NO_LOAD, NULL, 0,
@@ -63,8 +60,7 @@ static const struct argp_option options[] = {
 	{ NULL, 'A', "METHOD", 0,
 	  "libpci access method, as lspci -A", 4 },
 	{ NULL, 'O', "NAME=VALUE", 0,
-	  "libpci parameter, as lspci -O (e.g. sysfs.path=DIR); "
-	  "repeatable", 4 },
+	  "libpci parameter, as lspci -O (e.g. sysfs.path=DIR); repeatable", 4 },
 	{ NULL, 0, NULL, 0, "Messages:", 5 },
 	{ "verbose", 'v', NULL, 0,
 	  "Say what is mapped: PFNs, pages, cache types", 5 },
@@ -89,11 +85,29 @@ struct parsed {
 	int nargs;
 };
 
+/* One command's line of --help, its text wrapped under itself at 79 */
+static void help_command(FILE *f, const struct command *c)
+{
+	const char *doc = c->doc;
+	int col = fprintf(f, "  %-7s %-13s", c->name, c->args), indent = col + 1;
+	int len;
+
+	for (; *doc; doc += len + !!doc[len]) {
+		len = (int)strcspn(doc, " ");
+		if (col > indent && col + 1 + len > 79)
+			col = fprintf(f, "\n%*s", indent, "") - 1;
+		else
+			col += fprintf(f, " ");
+		col += fprintf(f, "%.*s", len, doc);
+	}
+	fputc('\n', f);
+}
+
 /* The commands, from the table, ahead of the text after \v */
 static char *help_filter(int key, const char *text, void *input)
 {
 	const struct command *c;
-	char *buf = NULL, *line;
+	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
 
@@ -104,12 +118,8 @@ static char *help_filter(int key, const char *text, void *input)
 	if (!f)
 		return (char *)text;
 	fputs("Commands:\n", f);
-	for (c = commands; c->name; c++) {
-		if (asprintf(&line, "%s %s", c->name, c->args) < 0)
-			break;
-		fprintf(f, "  %-21s %s\n", line, c->doc);
-		free(line);
-	}
+	for (c = commands; c->name; c++)
+		help_command(f, c);
 	fprintf(f, "\n%s", text);
 	if (fclose(f))
 		return (char *)text;
@@ -142,6 +152,21 @@ static const struct command *find_command(const char *name,
 	return NULL;
 }
 
+/* "dump and hexdump": the commands that take -o, from the table */
+static const char *output_commands(void)
+{
+	static char names[128];
+	const struct command *c;
+	int n = 0, i = 0;
+
+	for (c = commands; c->name; c++)
+		n += !!(c->flags & CMD_OUTPUT);
+	for (c = commands; c->name; c++)
+		if (c->flags & CMD_OUTPUT)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", !i++ ? "" : i < n ? ", " : " and ", c->name);
+	return names;
+}
+
 /* What can only be checked once the whole command line is known */
 static void check_all(const struct parsed *p, struct argp_state *state)
 {
@@ -159,7 +184,7 @@ static void check_all(const struct parsed *p, struct argp_state *state)
 	else if (o->device && o->module)
 		argp_failure(state, EXIT_USAGE, 0, "--device maps without the helper; --module has no use with it");
 	else if (o->output && !(c->flags & CMD_OUTPUT))
-		argp_failure(state, EXIT_USAGE, 0, "-o is for dump and hexdump, not %s", c->name);
+		argp_failure(state, EXIT_USAGE, 0, "-o is for %s, not %s", output_commands(), c->name);
 }
 
 static int parse_opt(int key, char *arg, struct argp_state *state)

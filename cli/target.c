@@ -29,12 +29,9 @@ static int explain_open_error(const char *path, int errnum)
 	const char *lock = kernel_lockdown();
 
 	if ((errnum == EPERM || errnum == EACCES) && lock) {
-		pf_error("%s: the kernel is locked down (%s): it refuses physical "
-		    "memory access to everyone; boot without lockdown "
-		    "(lockdown=none, Secure Boot off) to lift it", path, lock);
+		pf_error("%s: the kernel is locked down (%s): it refuses physical memory access to everyone; boot without lockdown (lockdown=none, Secure Boot off) to lift it", path, lock);
 	} else if (errnum == EPERM || errnum == EACCES) {
-		pf_error("%s: permission denied: mapping physical memory needs "
-		    "root with CAP_SYS_RAWIO (try sudo)", path);
+		pf_error("%s: permission denied: mapping physical memory needs root with CAP_SYS_RAWIO (try sudo)", path);
 	} else {
 		pf_error("cannot open %s: %s", path, strerror(errnum));
 	}
@@ -64,8 +61,7 @@ static int load_and_open(struct target *t, const struct options *o, int flags)
 	errno = ENOENT;
 	t->fd = open_after_load(flags);
 	if (t->fd < 0 && errno == ENOENT) {
-		pf_error("the helper module is loaded but %s did not appear; "
-		    "is devtmpfs mounted on /dev? (see dmesg)", PFNMAP_DEV);
+		pf_error("the helper module is loaded but %s did not appear; is devtmpfs mounted on /dev? (see dmesg)", PFNMAP_DEV);
 		return EXIT_NOHELPER;
 	}
 	return 0;
@@ -75,13 +71,11 @@ static int helper_info(struct target *t)
 {
 	memset(&t->info, 0, sizeof(t->info));
 	if (ioctl(t->fd, PFNMAP_IOC_GET_INFO, &t->info) < 0) {
-		pf_error("%s does not answer PFNMAP_IOC_GET_INFO (%s): it is not the "
-		    "pfnmap helper", t->path, strerror(errno));
+		pf_error("%s does not answer PFNMAP_IOC_GET_INFO (%s): it is not the pfnmap helper", t->path, strerror(errno));
 		return EXIT_NOHELPER;
 	}
 	if (t->info.abi_version != PFNMAP_ABI_VERSION) {
-		pf_error("%s speaks ABI version %u, this pfnmap speaks %u: load the "
-		    "helper that came with this pfnmap", t->path,
+		pf_error("%s speaks ABI version %u, this pfnmap speaks %u: load the helper that came with this pfnmap", t->path,
 		    t->info.abi_version, PFNMAP_ABI_VERSION);
 		return EXIT_NOHELPER;
 	}
@@ -110,8 +104,7 @@ static int open_helper(struct target *t, const struct options *o, int flags)
 		if (r)
 			return r;
 	} else if (t->fd < 0 && errno == ENOENT) {
-		pf_error("%s does not exist and --no-load forbids loading the helper; "
-		    "load it (modprobe pfnmap) or drop --no-load", PFNMAP_DEV);
+		pf_error("%s does not exist and --no-load forbids loading the helper; load it (modprobe pfnmap) or drop --no-load", PFNMAP_DEV);
 		return EXIT_NOHELPER;
 	}
 	if (t->fd < 0)
@@ -226,27 +219,19 @@ static const char *mmap_rule(int errnum)
 {
 	switch (errnum) {
 	case EPERM:
-		return "it is System RAM that the kernel manages, which the helper "
-		       "refuses; load pfnmap with allow_ram=1 to map it "
-		       "(write-back only)";
+		return "it is System RAM that the kernel manages, which the helper refuses; load pfnmap with allow_ram=1 to map it (write-back only)";
 	case EXDEV:
-		return "it mixes System RAM with other memory; split it at the "
-		       "boundary /proc/iomem shows";
+		return "it mixes System RAM with other memory; split it at the boundary /proc/iomem shows";
 	case EOVERFLOW:
 		return "it does not fit the physical address space";
 	case ERANGE:
 		return "it ends beyond the CPU's physical address width";
 	case EOPNOTSUPP:
-		return "System RAM can only be mapped write-back (--cache=wb or "
-		       "auto)";
+		return "System RAM can only be mapped write-back (--cache=wb or auto)";
 	case EBUSY:
-		return "the kernel would map it with another cache type (an "
-		       "existing mapping or the MTRRs decide); use the type "
-		       "`pfnmap info` shows, or --cache=auto";
+		return "the kernel would map it with another cache type (an existing mapping or the MTRRs decide); use the type `pfnmap info` shows, or --cache=auto";
 	case EAGAIN:
-		return "remap_pfn_range() failed, usually because x86 PAT found "
-		       "a mapping of the range with a conflicting cache type "
-		       "(see dmesg); use --cache=auto or that mapping's type";
+		return "remap_pfn_range() failed, usually because x86 PAT found a mapping of the range with a conflicting cache type (see dmesg); use --cache=auto or that mapping's type";
 	default:
 		return NULL;
 	}

@@ -66,15 +66,14 @@ install(FILES README.md DESTINATION ${PFNMAP_DOC_DIR} ${_c})
 install(FILES LICENSE DESTINATION ${PFNMAP_DOC_DIR} RENAME copyright ${_c})
 
 # --- the helper's sources, for DKMS ----------------------------------------
-# What Kbuild needs (as kmod/CMakeLists.txt copies it): *.c, *.h with uapi/,
-# Kbuild, Makefile; no leftovers of an in-tree build.
+# What Kbuild needs: kmod/kbuild-files, the list kmod/CMakeLists.txt copies
+# into the build tree too.
 set(_c COMPONENT ${PFNMAP_DKMS_COMPONENT})
 set(PFNMAP_DKMS_TREE ${PFNMAP_DKMS_SOURCE_DIR}/pfnmap-${PROJECT_VERSION})
-file(GLOB_RECURSE _pfnmap_kmod_files RELATIVE ${PROJECT_SOURCE_DIR}/kmod
-	CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/kmod/*.c
-	${PROJECT_SOURCE_DIR}/kmod/*.h ${PROJECT_SOURCE_DIR}/kmod/Kbuild
-	${PROJECT_SOURCE_DIR}/kmod/Makefile)
-list(FILTER _pfnmap_kmod_files EXCLUDE REGEX "(^|/)\\.|\\.mod\\.c$")
+file(STRINGS ${PROJECT_SOURCE_DIR}/kmod/kbuild-files _pfnmap_kmod_files
+	REGEX "^[^#]")
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+	${PROJECT_SOURCE_DIR}/kmod/kbuild-files)
 foreach(f IN LISTS _pfnmap_kmod_files)
 	get_filename_component(d ${f} DIRECTORY)
 	install(FILES kmod/${f} DESTINATION ${PFNMAP_DKMS_TREE}/${d} ${_c})

@@ -3,70 +3,102 @@
 #
 # Commands, options, --width and --cache values, libpci methods and
 # parameters, files for load, -o, -D and -m, and where a region or an
-# address is expected the memory BARs of the running system as
-# SLOT/barN (0000:00:04.0/bar2 and 00:04.0/bar2). BARs are read from
-# ${PFNMAP_SYSFS:-/sys}/bus/pci/devices, or from DIR/devices when the
-# command line has -O sysfs.path=DIR; a BAR is offered when its line in
-# the device's resource file is memory (flags & 0x200) with an address
-# (start or end non-zero, not IORESOURCE_UNSET 0x20000000).
+# address is expected the memory BARs as SLOT/barN (0000:00:04.0/bar2 and
+# 00:04.0/bar2). The BARs are pfnmap's own: `pfnmap -M bars`, run as the
+# command being completed (the word typed, ./build/cli/pfnmap or pfnmap
+# from PATH) with the libpci options on the command line (-A METHOD,
+# -O NAME=VALUE), offers a BAR when its TYPE is memory and its START is not
+# 0. It maps nothing and loads no module; its errors go to /dev/null.
 
-# The directory libpci would read: -O sysfs.path=DIR, else the sysfs root
-_pfnmap_pci_dir()
+# A word of the command line roughly as the shell would pass it, without
+# running anything: a leading ~/ is $HOME, quotes and backslashes go
+_pfnmap_unquote()
 {
-	local i w
+	local w=$1
+	[[ $w == \~ || $w == \~/* ]] && w=$HOME${w#\~}
+	w=${w//[\'\"\\]/}
+	printf '%s\n' "$w"
+}
+
+# The libpci options on the command line, -A METHOD and -O NAME=VALUE, also
+# as -AMETHOD and -vA METHOD, one word a line, as argv words for pfnmap.
+# Options may come after the command too; -- ends them.
+_pfnmap_pci_opts()
+{
+	local i j w c skip=0
 	for ((i = 1; i < ${#words[@]}; i++)); do
 		w=${words[i]}
-		if [[ $w == -O && $((i + 1)) -lt ${#words[@]} ]]; then
-			w=${words[i + 1]}
-		elif [[ $w == -O?* ]]; then
-			w=${w#-O}
-		else
+		if ((skip)); then
+			skip=0
 			continue
 		fi
-		if [[ $w == sysfs.path=?* ]]; then
-			printf '%s\n' "${w#sysfs.path=}"
-			return
-		fi
+		case $w in
+		--) break ;;
+		--cache | --width | --output | --device | --module) skip=1 ;;
+		--*) ;;
+		-?*)
+			# a cluster of short options, getopt's way
+			for ((j = 1; j < ${#w}; j++)); do
+				c=${w:j:1}
+				case $c in
+				[AO])
+					if ((j + 1 < ${#w})); then
+						printf '%s\n' "-$c" \
+							"$(_pfnmap_unquote "${w:j+1}")"
+					elif ((i + 1 < ${#words[@]})); then
+						printf '%s\n' "-$c" \
+							"$(_pfnmap_unquote "${words[i + 1]}")"
+						skip=1
+					fi
+					break
+					;;
+				[cwoDm])
+					((j + 1 < ${#w})) || skip=1
+					break
+					;;
+				esac
+			done
+			;;
+		esac
 	done
-	printf '%s\n' "${PFNMAP_SYSFS:-/sys}/bus/pci"
 }
 
-# SLOT/barN of every memory BAR that has an address, long and short form
+# `pfnmap -M bars` of the command being completed, with the command line's
+# libpci options: SLOT VENDOR:DEVICE CLASS barN START SIZE BITS PREFETCH
+# TYPE DRIVER, one line a BAR (pfnmap(8), Machine-readable output)
+_pfnmap_bar_lines()
+{
+	local cmd
+	local -a opts
+	cmd=$(_pfnmap_unquote "${words[0]}")
+	mapfile -t opts < <(_pfnmap_pci_opts)
+	command -- "$cmd" "${opts[@]}" -M bars </dev/null 2>/dev/null
+}
+
+# SLOT/barN of every memory BAR with an address, long and short form
 _pfnmap_bars()
 {
-	local dir d slot i start end flags
-	dir=$(_pfnmap_pci_dir)
-	for d in "$dir"/devices/*; do
-		[[ -r $d/resource ]] || continue
-		slot=${d##*/}
-		i=0
-		while ((i < 6)) && read -r start end flags; do
-			if [[ $start == 0x* && $end == 0x* && $flags == 0x* ]] &&
-				((flags & 0x200 && !(flags & 0x20000000) &&
-				(start != 0 || end != 0))); then
-				printf '%s/bar%d\n' "$slot" "$i"
-				[[ $slot == 0000:* ]] &&
-					printf '%s/bar%d\n' "${slot#0000:}" "$i"
-			fi
-			((i++))
-		done <"$d/resource"
-	done
+	local slot bar start type
+	# SLOT VENDOR:DEVICE CLASS barN START SIZE BITS PREFETCH TYPE DRIVER
+	while read -r slot _ _ bar start _ _ _ type _; do
+		[[ $type == memory && $start == 0x* && ! $start =~ ^0x0*$ ]] ||
+			continue
+		printf '%s/%s\n' "$slot" "$bar"
+		[[ $slot == 0000:* ]] && printf '%s/%s\n' "${slot#0000:}" "$bar"
+	done < <(_pfnmap_bar_lines)
 }
 
-# Filters for `bars`: slots, long and short, and VENDOR:DEVICE
+# Filters for `bars`: the slots, long and short, and VENDOR:DEVICE of the
+# devices `pfnmap bars` lists
 _pfnmap_devices()
 {
-	local dir d slot v id
-	dir=$(_pfnmap_pci_dir)
-	for d in "$dir"/devices/*; do
-		[[ -e $d ]] || continue
-		slot=${d##*/}
+	local slot id rest
+	while read -r slot id rest; do
+		[[ $id == *:* && -n $rest ]] || continue
 		printf '%s\n' "$slot"
 		[[ $slot == 0000:* ]] && printf '%s\n' "${slot#0000:}"
-		if read -r v <"$d/vendor" && read -r id <"$d/device"; then
-			printf '%s:%s\n' "${v#0x}" "${id#0x}"
-		fi 2>/dev/null
-	done | sort -u
+		printf '%s\n' "$id"
+	done < <(_pfnmap_bar_lines) | sort -u
 }
 
 _pfnmap_libpci()

@@ -2,70 +2,91 @@
 #
 # fish completion for pfnmap(8): commands, options, --width and --cache
 # values, libpci methods and parameters, files for load, -o, -D and -m,
-# and where a region or an address is expected the memory BARs of the
-# running system as SLOT/barN (0000:00:04.0/bar2 and 00:04.0/bar2), read
-# from $PFNMAP_SYSFS/bus/pci/devices (PFNMAP_SYSFS defaults to /sys), or
-# DIR/devices when the command line has -O sysfs.path=DIR. A BAR is offered
-# when its line in the device's resource file is memory (flags & 0x200)
-# with an address (start or end non-zero, not IORESOURCE_UNSET 0x20000000).
+# and where a region or an address is expected the memory BARs as
+# SLOT/barN (0000:00:04.0/bar2 and 00:04.0/bar2). The BARs are pfnmap's
+# own: `pfnmap -M bars`, run as the command being completed (the word
+# typed, ./build/cli/pfnmap or pfnmap from PATH) with the libpci options on
+# the command line (-A METHOD, -O NAME=VALUE), offers a BAR when its TYPE
+# is memory and its START is not 0. It maps nothing and loads no module;
+# its errors go to /dev/null.
 
-# The directory libpci would read: -O sysfs.path=DIR, else the sysfs root
-function __pfnmap_pci_dir
-    set -l tokens (commandline -opc)
+# A leading ~ of a token is $HOME
+function __pfnmap_tilde
+    string replace -r -- '^~(?=/|$)' $HOME $argv[1]
+end
+
+# The libpci options on the command line, -A METHOD and -O NAME=VALUE, also
+# as -AMETHOD and -vA METHOD, one word a line, as argv words for pfnmap.
+# Options may come after the command too; -- ends them.
+function __pfnmap_pci_opts
+    set -l tokens (commandline -op)
     set -l n (count $tokens)
+    set -l skip 0
     for i in (seq 2 $n)
         set -l w $tokens[$i]
-        if test "$w" = -O; and test $i -lt $n
-            set w $tokens[(math $i + 1)]
-        else if string match -q -- '-O?*' $w
-            set w (string sub -s 3 -- $w)
-        else
+        if test $skip = 1
+            set skip 0
             continue
         end
-        if string match -q -- 'sysfs.path=?*' $w
-            string replace -- sysfs.path= '' $w
-            return
-        end
-    end
-    set -l root /sys
-    set -q PFNMAP_SYSFS; and set root $PFNMAP_SYSFS
-    echo $root/bus/pci
-end
-
-# SLOT/barN of every memory BAR that has an address, long and short form
-function __pfnmap_bars
-    set -l dir (__pfnmap_pci_dir)
-    for d in $dir/devices/*
-        test -r $d/resource; or continue
-        set -l slot (string replace -r '.*/' '' -- $d)
-        set -l i 0
-        while test $i -lt 6; and read -l start end flags
-            set -l hex (string match -r '^0x[0-9a-fA-F]+$' -- $start $end $flags)
-            set -l zero (string match -r '^0x0+$' -- $start $end)
-            if test (count $hex) -eq 3
-                and test (math "bitand($flags, 0x200)") -ne 0
-                and test (math "bitand($flags, 0x20000000)") -eq 0
-                and test (count $zero) -lt 2
-                printf '%s/bar%d\tPCI BAR\n' $slot $i
-                string match -q '0000:*' -- $slot
-                and printf '%s/bar%d\tPCI BAR\n' (string sub -s 6 -- $slot) $i
+        if test "$w" = --
+            break
+        else if contains -- $w --cache --width --output --device --module
+            set skip 1
+        else if string match -qr -- '^-[^-]' $w
+            # a cluster of short options, getopt's way
+            set -l len (string length -- $w)
+            for j in (seq 2 $len)
+                set -l c (string sub -s $j -l 1 -- $w)
+                if contains -- $c A O
+                    if test $j -lt $len
+                        printf '%s\n' -$c (__pfnmap_tilde (string sub -s (math $j + 1) -- $w))
+                    else if test $i -lt $n
+                        printf '%s\n' -$c (__pfnmap_tilde $tokens[(math $i + 1)])
+                        set skip 1
+                    end
+                    break
+                else if contains -- $c c w o D m
+                    test $j -lt $len; or set skip 1
+                    break
+                end
             end
-            set i (math $i + 1)
-        end <$d/resource
+        end
     end
 end
 
-# Filters for `bars`: slots, long and short, and VENDOR:DEVICE
+# `pfnmap -M bars` of the command being completed, with the command line's
+# libpci options: SLOT VENDOR:DEVICE CLASS barN START SIZE BITS PREFETCH
+# TYPE DRIVER, one line a BAR (pfnmap(8), Machine-readable output)
+function __pfnmap_bar_lines
+    set -l cmd (__pfnmap_tilde (commandline -op)[1])
+    set -l opts (__pfnmap_pci_opts)
+    # fish itself would complain of a command that is not there
+    command -q -- $cmd; or return
+    command $cmd $opts -M bars </dev/null 2>/dev/null
+end
+
+# SLOT/barN of every memory BAR with an address, long and short form
+function __pfnmap_bars
+    for line in (__pfnmap_bar_lines)
+        set -l f (string split ' ' -- $line)
+        test "$f[9]" = memory; or continue
+        string match -qr '^0x[0-9a-fA-F]*[1-9a-fA-F]' -- $f[5]; or continue
+        printf '%s/%s\tPCI BAR\n' $f[1] $f[4]
+        string match -q '0000:*' -- $f[1]
+        and printf '%s/%s\tPCI BAR\n' (string sub -s 6 -- $f[1]) $f[4]
+    end
+end
+
+# Filters for `bars`: the slots, long and short, and VENDOR:DEVICE of the
+# devices `pfnmap bars` lists
 function __pfnmap_devices
-    set -l dir (__pfnmap_pci_dir)
-    for d in $dir/devices/*
-        set -l slot (string replace -r '.*/' '' -- $d)
-        printf '%s\tPCI slot\n' $slot
-        string match -q '0000:*' -- $slot
-        and printf '%s\tPCI slot\n' (string sub -s 6 -- $slot)
-        if test -r $d/vendor; and test -r $d/device
-            printf '%s:%s\tVENDOR:DEVICE\n' (string replace 0x '' <$d/vendor) (string replace 0x '' <$d/device)
-        end
+    for line in (__pfnmap_bar_lines)
+        set -l f (string split ' ' -- $line)
+        test (count $f) -ge 3; and string match -q '*:*' -- $f[2]; or continue
+        printf '%s\tPCI slot\n' $f[1]
+        string match -q '0000:*' -- $f[1]
+        and printf '%s\tPCI slot\n' (string sub -s 6 -- $f[1])
+        printf '%s\tVENDOR:DEVICE\n' $f[2]
     end | sort -u
 end
 

@@ -7,10 +7,15 @@
 #   pfnmap_files PACKAGE VERSION BASH_COMPLETION_DIR
 #
 # prints one absolute path per line for PACKAGE (pfnmap or pfnmap-dkms).
-# Add a file here when packaging.cmake installs a new one.
+# Add a file here when packaging.cmake installs a new one; the helper's
+# sources in the DKMS tree come from kmod/kbuild-files, the list of what
+# Kbuild needs, which packaging.cmake installs.
+pfnmap_kbuild_files=$(cd "$(dirname "${BASH_SOURCE[0]}")/../kmod" &&
+	pwd)/kbuild-files
+
 pfnmap_files()
 {
-	local src=/usr/src/pfnmap-$2
+	local src=/usr/src/pfnmap-$2 f
 
 	case $1 in
 	pfnmap)
@@ -28,8 +33,13 @@ pfnmap_files()
 		;;
 	pfnmap-dkms)
 		printf '%s\n' /usr/share/doc/pfnmap-dkms/copyright \
-			"$src/dkms.conf" "$src/Kbuild" "$src/Makefile" \
-			"$src/pfnmap.c" "$src/compat.h" "$src/uapi/pfnmap.h"
+			"$src/dkms.conf"
+		while IFS= read -r f; do
+			case $f in
+			'' | '#'*) ;;
+			*) printf '%s\n' "$src/$f" ;;
+			esac
+		done <"$pfnmap_kbuild_files"
 		;;
 	*)
 		return 1

@@ -46,8 +46,11 @@ for d in "${kdirs[@]}"; do
 	scratch=$PWD/build/kmod-ci/$v
 	rm -rf "$scratch"
 	mkdir -p "$scratch"
-	(cd kmod && find . \( -name '*.[ch]' ! -name '*.mod.c' -o -name Kbuild \
-		-o -name Makefile \) -type f -exec cp --parents {} "$scratch" \;)
+	# what Kbuild needs: kmod/kbuild-files, one path a line, # comments
+	while read -r f; do
+		case $f in '' | '#'*) continue ;; esac
+		(cd kmod && cp --parents -- "$f" "$scratch")
+	done <kmod/kbuild-files
 	make -C "$d" M="$scratch" W=1 modules 2>&1 | tee "$scratch/build.log"
 	[ -f "$scratch/pfnmap.ko" ] || die "no pfnmap.ko for $v"
 	if grep -qi 'warning:' "$scratch/build.log"; then

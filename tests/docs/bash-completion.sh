@@ -1,16 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# bash-completion.sh COMPLETION_FILE [BASH_COMPLETION_SCRIPT]
+# bash-completion.sh COMPLETION_FILE PFNMAP [BASH_COMPLETION_SCRIPT]
 #
 # The bash completion, as git's completion tests do it: set COMP_WORDS,
 # COMP_CWORD, COMP_LINE and COMP_POINT as readline would for a command line,
 # call _pfnmap and compare COMPREPLY with what it must be. PCI BARs come
-# from a fake sysfs tree (PFNMAP_SYSFS, and -O sysfs.path=DIR).
+# from PFNMAP -M bars (pfnmap in $PATH, or the command typed) reading a fake
+# sysfs tree with the line's -O sysfs.path=DIR.
 set -uo pipefail
 
 comp_file=$(realpath -- "$1")
-bc=${2:-/usr/share/bash-completion/bash_completion}
+bc=${3:-/usr/share/bash-completion/bash_completion}
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=comp-lib.sh
 . "$here/comp-lib.sh"
@@ -19,7 +20,8 @@ if [ ! -r "$bc" ]; then
 	echo "bash-completion.sh: $bc missing (install bash-completion)" >&2
 	exit 1
 fi
-comp_fixture
+comp_fixture "$2"
+comp_no_sysfs "$comp_file"
 
 # shellcheck disable=SC1090
 . "$bc"
@@ -67,29 +69,61 @@ expect 'pfnmap --width=' 8 16 32 64
 expect 'pfnmap --width=1' 16
 expect 'pfnmap -c ' auto uc wb wc
 expect 'pfnmap --cache=w' wb wc
-expect 'pfnmap dump ' "$FAKE_BARS"
-expect 'pfnmap -w 8 --cache uc read ' "$FAKE_BARS"
-expect 'pfnmap hexdump 0001' 0001:02:00.0/bar0
-expect 'pfnmap hexdump 0000:00:04.0/bar' 04.0/bar0 04.0/bar2
+o="-O sysfs.path=$SYS"
+expect "pfnmap $o dump " "$FAKE_BARS"
+# -A and -O also glued to their values, in a cluster, after the command
+expect "pfnmap -w 8 --cache uc read -Alinux-sysfs -qOsysfs.path=$SYS " \
+	"$FAKE_BARS"
+expect "pfnmap -Osysfs.path=$SYS hexdump 0001" 0001:02:00.0/bar0
+expect "pfnmap $o hexdump 0000:00:04.0/bar" 04.0/bar0 04.0/bar2
 # after the last ':' only, as __ltrim_colon_completions leaves it for bash
-expect 'pfnmap info 00:0' 04.0/bar0 04.0/bar2 05.0/bar0
-expect 'pfnmap load ' "$FAKE_BARS"
-expect 'pfnmap fill ' "$FAKE_BARS"
-expect 'pfnmap write ' "$FAKE_BARS"
-expect 'pfnmap fill 00:04.0/bar2 '
-expect 'pfnmap write 0x1000 '
-expect 'pfnmap dump 00:04.0/bar2 '
-expect 'pfnmap bars ' "$FAKE_DEVICES"
-expect 'pfnmap bars 1af' 1af4:1110
-expect 'pfnmap bars 00:04.0 '
-# -O sysfs.path=DIR wins over PFNMAP_SYSFS, as it does for libpci
-expect "pfnmap -A linux-sysfs -O sysfs.path=$tmp/other/bus/pci dump " \
+expect "pfnmap $o info 00:0" 04.0/bar0 04.0/bar2 05.0/bar0
+expect "pfnmap $o load " "$FAKE_BARS"
+expect "pfnmap $o fill " "$FAKE_BARS"
+expect "pfnmap $o write " "$FAKE_BARS"
+expect "pfnmap $o fill 00:04.0/bar2 "
+expect "pfnmap $o write 0x1000 "
+expect "pfnmap $o dump 00:04.0/bar2 "
+expect "pfnmap $o bars " "$FAKE_DEVICES"
+expect "pfnmap $o bars 1af" 1af4:1110
+expect "pfnmap $o bars 00:04.0 "
+expect "pfnmap -A linux-sysfs -O sysfs.path=$OTHER dump " \
 	0000:07:00.0/bar0 07:00.0/bar0
-expect "pfnmap -Osysfs.path=$tmp/other/bus/pci bars 0000:0" \
-	07:00.0
+expect "pfnmap -Osysfs.path=$OTHER bars 0000:0" 07:00.0
+# the command typed, with the libpci options as typed, is what is asked
+expect "$tmp/fake/pfnmap -v -A dump -Odump.name=x.dump -O \"a.b=c\" dump " \
+	"$FAKE_LINES_BARS"
+expect "$tmp/fake/pfnmap -o out -c wb bars " "$FAKE_LINES_DEVICES"
+want='-A dump -O dump.name=x.dump -O a.b=c -M bars
+-M bars'
+got=$(fake_args)
+if [ "$got" = "$want" ]; then
+	echo "ok   pfnmap got the command line's -A and -O, then -M bars"
+else
+	printf 'FAIL pfnmap got:\n%s\n     not:\n%s\n' "$got" "$want"
+	fail=1
+fi
+# ~ as the shell expands it: a leading one, not one after NAME=
+# shellcheck disable=SC2088 # the ~ as typed
+HOME=$tmp/home expect "~/fake/pfnmap -O dump.name=~/x dump " "$FAKE_LINES_BARS"
+got=$(fake_args)
+# shellcheck disable=SC2088 # the ~ as typed
+if [ "$got" = "-O dump.name=~/x -M bars" ]; then
+	echo "ok   ~/fake/pfnmap is \$HOME/fake/pfnmap; -O gets dump.name=~/x"
+else
+	echo "FAIL ~: pfnmap got $got"
+	fail=1
+fi
+# "$2" (this build's pfnmap) typed: not the one in $PATH
+PATH=${PATH#*:} expect "$(realpath -- "$2") $o dump 00:05" 05.0/bar0
+# pfnmap fails, or there is none: nothing, and silently
+expect "pfnmap -O sysfs.path=$tmp/files dump "
+expect_quiet "pfnmap -O sysfs.path=$tmp/files dump "
+expect_quiet "pfnmap -A no-such-method dump "
+expect "$tmp/nowhere/pfnmap $o dump "
+expect_quiet "$tmp/nowhere/pfnmap $o dump "
 expect 'pfnmap -O sysfs.p' sysfs.path=
 expect 'pfnmap -A linux-s' linux-sysfs
-PFNMAP_SYSFS=$tmp/files expect 'pfnmap dump '
 (
 	cd "$tmp/files" || exit 1
 	expect 'pfnmap load 0x1000 ' fw.bin notes.txt pfnmap.ko sub

@@ -1,13 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# zsh-completion.sh COMPLETION_DIR
+# zsh-completion.sh COMPLETION_DIR PFNMAP
 #
 # The zsh completion (COMPLETION_DIR/_pfnmap): its syntax (zsh -n); that
 # compinit, with COMPLETION_DIR in $fpath of a zsh whose ZDOTDIR is a
 # fresh directory, registers it ($_comps[pfnmap] = _pfnmap); and what it
 # offers, through zsh-complete.zsh (a real zsh in a pseudo-terminal).
-# PCI BARs come from a fake sysfs tree (PFNMAP_SYSFS, -O sysfs.path=DIR).
+# PCI BARs come from PFNMAP -M bars (pfnmap in $PATH, or the command typed)
+# reading a fake sysfs tree with the line's -O sysfs.path=DIR.
 set -uo pipefail
 
 dir=$(realpath -- "$1")
@@ -16,7 +17,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/comp-lib.sh"
 
 comp_need zsh zsh
-comp_fixture
+comp_fixture "$2"
+comp_no_sysfs "$dir/_pfnmap"
 
 if zsh -n "$dir/_pfnmap"; then
 	echo "ok   zsh -n _pfnmap"
@@ -58,23 +60,56 @@ expect 'pfnmap -w ' 8 16 32 64
 expect 'pfnmap --width=' 8 16 32 64
 expect 'pfnmap -c ' auto uc wb wc
 expect 'pfnmap --cache=w' wb wc
-expect 'pfnmap dump ' "$FAKE_BARS"
-expect 'pfnmap -w 8 --cache uc read ' "$FAKE_BARS"
-expect 'pfnmap hexdump 0001' 0001:02:00.0/bar0
-expect 'pfnmap info 00:0' 00:04.0/bar0 00:04.0/bar2 00:05.0/bar0
-expect 'pfnmap load ' "$FAKE_BARS"
-expect 'pfnmap fill ' "$FAKE_BARS"
-expect 'pfnmap write ' "$FAKE_BARS"
-expect 'pfnmap dump 00:04.0/bar2 '
-expect 'pfnmap fill 00:04.0/bar2 '
-expect 'pfnmap write 0x1000 '
-expect 'pfnmap bars ' "$FAKE_DEVICES"
-expect 'pfnmap bars 1af' 1af4:1110
-expect "pfnmap -A linux-sysfs -O sysfs.path=$tmp/other/bus/pci dump " \
+o="-O sysfs.path=$SYS"
+expect "pfnmap $o dump " "$FAKE_BARS"
+# -A and -O also glued to their values, and in a cluster
+expect "pfnmap -w 8 --cache uc -Alinux-sysfs -qO sysfs.path=$SYS read " \
+	"$FAKE_BARS"
+expect "pfnmap -Osysfs.path=$SYS hexdump 0001" 0001:02:00.0/bar0
+expect "pfnmap $o info 00:0" 00:04.0/bar0 00:04.0/bar2 00:05.0/bar0
+expect "pfnmap $o load " "$FAKE_BARS"
+expect "pfnmap $o fill " "$FAKE_BARS"
+expect "pfnmap $o write " "$FAKE_BARS"
+expect "pfnmap $o dump 00:04.0/bar2 "
+expect "pfnmap $o fill 00:04.0/bar2 "
+expect "pfnmap $o write 0x1000 "
+expect "pfnmap $o bars " "$FAKE_DEVICES"
+expect "pfnmap $o bars 1af" 1af4:1110
+expect "pfnmap -A linux-sysfs -O sysfs.path=$OTHER dump " \
 	0000:07:00.0/bar0 07:00.0/bar0
+# the command typed, with the libpci options as typed, is what is asked
+expect "$tmp/fake/pfnmap -v -A dump -Odump.name=x.dump -O 'a.b=c d' dump " \
+	"$FAKE_LINES_BARS"
+expect "$tmp/fake/pfnmap -o out -c wb bars " "$FAKE_LINES_DEVICES"
+want='-A dump -O dump.name=x.dump -O a.b=c d -M bars
+-M bars'
+got=$(fake_args)
+if [ "$got" = "$want" ]; then
+	echo "ok   pfnmap got the command line's -A and -O, then -M bars"
+else
+	printf 'FAIL pfnmap got:\n%s\n     not:\n%s\n' "$got" "$want"
+	fail=1
+fi
+# ~ as the shell expands it: a leading one, not one after NAME=
+# shellcheck disable=SC2088 # the ~ as typed
+HOME=$tmp/home expect "~/fake/pfnmap -O dump.name=~/x dump " "$FAKE_LINES_BARS"
+got=$(fake_args)
+# shellcheck disable=SC2088 # the ~ as typed
+if [ "$got" = "-O dump.name=~/x -M bars" ]; then
+	echo "ok   ~/fake/pfnmap is \$HOME/fake/pfnmap; -O gets dump.name=~/x"
+else
+	echo "FAIL ~: pfnmap got $got"
+	fail=1
+fi
+# "$2" (this build's pfnmap) typed: not the one in $PATH
+PATH=${PATH#*:} expect "$(realpath -- "$2") $o dump 00:05" 00:05.0/bar0
+# pfnmap fails, or there is none: nothing, and silently
+expect "pfnmap -O sysfs.path=$tmp/files dump "
+expect_quiet "pfnmap -O sysfs.path=$tmp/files dump "
+expect "$tmp/nowhere/pfnmap $o dump "
+expect_quiet "$tmp/nowhere/pfnmap $o dump "
 expect 'pfnmap -O sysfs.p' sysfs.path
 expect 'pfnmap -A linux-s' linux-sysfs
-PFNMAP_SYSFS=$tmp/files expect 'pfnmap dump '
 (
 	cd "$tmp/files" || exit 1
 	expect 'pfnmap load 0x1000 ' fw.bin notes.txt pfnmap.ko sub

@@ -118,6 +118,22 @@ case_name_loaded() {
 	expect 3 "$appeared" "$(finit $modpath 0)"
 }
 
+# By name, as modprobe would: a blacklist in modprobe.d is honoured
+case_name_blacklisted() {
+	needs_depmod && modtree || return
+	put etc/modprobe.d/pfnmap.conf "blacklist pfnmap"
+	run 0 read 0x1000
+	expect 3 "cannot load $byname: it is blacklisted in modprobe.d; load it\
+ with modprobe pfnmap, or give --module=PATH"
+}
+
+# --module is the user's own choice: the blacklist does not apply
+case_module_blacklisted() {
+	put etc/modprobe.d/pfnmap.conf "blacklist pfnmap"
+	run 0 --module="$dir/mod/pfnmap.ko" read 0x1000
+	expect 3 "$appeared" "$(finit "$dir/mod/pfnmap.ko" 0)"
+}
+
 case_name_enoexec() {
 	needs_depmod && modtree || return
 	run ENOEXEC read 0x1000

@@ -64,11 +64,14 @@ vm_busybox() {
 
 # pfnmap.ko for kernel $1 in $2/kmod, with W=1 and no warnings
 vm_build_module() {
-	local kver=$1 work=$2
+	local kver=$1 work=$2 f
 	mkdir -p "$work/kmod"
-	(cd "$vm_top/kmod" && find . \( -name '*.[ch]' ! -name '*.mod.c' \
-		-o -name Kbuild -o -name Makefile \) -type f \
-		-exec cp --parents {} "$work/kmod" \;)
+	# what Kbuild needs: kmod/kbuild-files, one path a line, # comments
+	while read -r f; do
+		case $f in '' | '#'*) continue ;; esac
+		(cd "$vm_top/kmod" && cp --parents -- "$f" "$work/kmod") ||
+			vm_die "cannot copy kmod/$f"
+	done <"$vm_top/kmod/kbuild-files"
 	if ! make -s -C "/lib/modules/$kver/build" M="$work/kmod" W=1 modules \
 		> "$work/kbuild.log" 2>&1; then
 		cat "$work/kbuild.log" >&2
