@@ -680,7 +680,7 @@ expect_err "unknown vendor:device" 64 \
 	pf read 1234:9999/bar0
 nf0=$(ls /sys/bus/pci/devices | grep -c '\.0$')
 expect_err "ambiguous device" 64 \
-	"pfnmap: read: '*:*.0' matches $nf0 PCI devices; name one by [DOMAIN:]BUS:DEV.FN" \
+	"pfnmap: read: '*:*.0' matches $nf0 PCI devices; name one by [DOMAIN:]BUS:DEV.FN, or add #N for the Nth" \
 	pf read '*:*.0/bar0'
 expect_err "#N beyond the matches" 64 \
 	"pfnmap: read: '1234:11e8#1': only 1 device matches (#0 to #0)" \
