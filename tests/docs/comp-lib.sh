@@ -134,6 +134,21 @@ fake_args()
 	rm -f "$tmp/fake/args"
 }
 
+# check_args WANT WHAT: the fake pfnmap was run with exactly WANT (one run
+# a line), then forget them
+check_args()
+{
+	local got
+
+	got=$(fake_args)
+	if [ "$got" = "$1" ]; then
+		echo "ok   $2"
+	else
+		printf 'FAIL %s: pfnmap got:\n%s\n     not:\n%s\n' "$2" "$got" "$1"
+		fail=1
+	fi
+}
+
 comp_no_sysfs()
 {
 	local hits

@@ -64,24 +64,13 @@ expect "$tmp/fake/pfnmap -v -A dump -Odump.name=x.dump -O 'a.b=c d' dump " \
 expect "$tmp/fake/pfnmap -o out -c wb bars " "$FAKE_LINES_DEVICES"
 want='-A dump -O dump.name=x.dump -O a.b=c d -M bars
 -M bars'
-got=$(fake_args)
-if [ "$got" = "$want" ]; then
-	echo "ok   pfnmap got the command line's -A and -O, then -M bars"
-else
-	printf 'FAIL pfnmap got:\n%s\n     not:\n%s\n' "$got" "$want"
-	fail=1
-fi
+check_args "$want" "pfnmap got the command line's -A and -O, then -M bars"
 # ~ as the shell expands it: a leading one, not one after NAME=
 # shellcheck disable=SC2088 # the ~ as typed
 HOME=$tmp/home expect "~/fake/pfnmap -O dump.name=~/x dump " "$FAKE_LINES_BARS"
-got=$(fake_args)
 # shellcheck disable=SC2088 # the ~ as typed
-if [ "$got" = "-O dump.name=~/x -M bars" ]; then
-	echo "ok   ~/fake/pfnmap is \$HOME/fake/pfnmap; -O gets dump.name=~/x"
-else
-	echo "FAIL ~: pfnmap got $got"
-	fail=1
-fi
+check_args "-O dump.name=~/x -M bars" \
+	"~/fake/pfnmap is \$HOME/fake/pfnmap; -O gets dump.name=~/x"
 # "$2" (this build's pfnmap) typed: not the one in $PATH
 PATH=${PATH#*:} expect "$(realpath -- "$2") $o dump 00:05" 00:05.0/bar0
 # pfnmap fails, or there is none: nothing, and silently
