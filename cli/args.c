@@ -27,6 +27,8 @@ int region_arg(const struct options *o, const char *cmd, const char *text,
 	char msg[REGION_ERR_MAX];
 	struct region r;
 
+	/* callers may look at the extent after a refusal; let it be empty */
+	memset(x, 0, sizeof(*x));
 	if (region_parse(text, &r, msg, sizeof(msg))) {
 		pf_error("%s: %s", cmd, msg);
 		return EXIT_USAGE;

@@ -159,13 +159,12 @@ static int report(struct load *l, int r)
 static int prepare(struct load *l, char **argv, struct extent *x)
 {
 	int r = region_arg(l->o, "load", argv[0], REGION_WRITES, x);
-	/* a BAR without +SIZE: the input may fill it up to its end */
-	uint64_t room = x->is_bar ? x->size : 0;
 
 	if (!r)
 		r = open_input(l, argv[1]);
+	/* a BAR without +SIZE: the input may fill it up to its end */
 	if (!r && !x->has_size)
-		r = size_from_input(l, x, room);
+		r = size_from_input(l, x, x->is_bar ? x->size : 0);
 	if (!r && (x->plan.cache == CACHE_UC || x->plan.cache == CACHE_WC))
 		r = check_width_aligned("load", x, l->o->width, "uncached stores");
 	return r;

@@ -19,6 +19,24 @@ static bool looks_like_ids(const char *s)
 	return colon - s > 2 || strlen(colon + 1) > 2;
 }
 
+/*
+ * libpci (3.9) reads a domain into an unsigned int without minding the
+ * shift that overflows it: 100000000:00:04.0 would be domain 0. A domain
+ * has at most 8 hex digits after its leading zeros; libpci checks the
+ * value of those.
+ */
+static bool domain_too_long(const char *slot)
+{
+	const char *colon = strchr(slot, ':'), *dot = strchr(slot, '.');
+	const char *p = slot;
+
+	if (!colon || !strchr(colon + 1, ':') || (dot && dot < colon))
+		return false;
+	while (*p == '0')
+		p++;
+	return colon - p > 8;
+}
+
 /* #N after the device: digits only */
 static int parse_index(const char *p, int *index)
 {
@@ -65,6 +83,8 @@ int devspec_parse(const char *text, size_t len, struct devspec *d, char *err,
 	/* libpci's parsers write into the text they parse */
 	else if (d->by_id)
 		msg = pci_filter_parse_id(&d->filter, buf);
+	else if (domain_too_long(buf))
+		msg = "Invalid domain number";
 	else
 		msg = pci_filter_parse_slot(&d->filter, buf);
 	if (!msg)

@@ -8,12 +8,25 @@
 bool msg_quiet;
 int msg_verbose;
 
+/*
+ * Messages quote what the user typed, file names and devices' names: a
+ * newline or a terminal escape in them must neither split the line nor
+ * reach the terminal. Control bytes are written as \xNN.
+ */
 static void vmsg(const char *fmt, va_list ap)
 {
-	char line[1024];
+	char line[1024], out[4 * sizeof(line)], *o = out;
+	const unsigned char *p;
 
 	vsnprintf(line, sizeof(line), fmt, ap);
-	fprintf(stderr, "pfnmap: %s\n", line);
+	for (p = (const unsigned char *)line; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			o += sprintf(o, "\\x%02x", *p);
+		else
+			*o++ = (char)*p;
+	}
+	*o = 0;
+	fprintf(stderr, "pfnmap: %s\n", out);
 }
 
 void pf_error(const char *fmt, ...)

@@ -414,6 +414,13 @@ static void test_pci_errors(void **state)
 		   DEVSPEC_GRAMMAR);
 	region_err("1af4:1110#/bar0", "device '1af4:1110#': #N wants a number "
 		   "(0 is the first match); a device is " DEVSPEC_GRAMMAR);
+	/* a domain past 32 bits: libpci alone would wrap it to 0 */
+	region_err("100000000:00:04.0/bar0", "device '100000000:00:04.0': "
+		   "Invalid domain number; a device is " DEVSPEC_GRAMMAR);
+	region_err("0fffffffff:00:04.0/bar0", "device '0fffffffff:00:04.0': "
+		   "Invalid domain number; a device is " DEVSPEC_GRAMMAR);
+	region_err("80000000:00:04.0/bar0", "device '80000000:00:04.0': "
+		   "Invalid domain number; a device is " DEVSPEC_GRAMMAR);
 }
 
 /* Slot or IDs, as lspci -s and -d read them */
@@ -455,6 +462,10 @@ static void test_devspec(void **state)
 	spec_is(":1110", true, -1, -1, -1, -1, -1, 0x1110, -1);
 	spec_is("1af4:*", true, -1, -1, -1, -1, 0x1af4, -1, -1);
 	spec_is("1af4:1110#0", true, -1, -1, -1, -1, 0x1af4, 0x1110, 0);
+	/* leading zeros are no digits of a domain; libpci checks the rest */
+	spec_is("000000000007fffffff:00:04.0", false, 0x7fffffff, 0, 4, 0,
+		-1, -1, -1);
+	spec_is("0000000000:00:04.0", false, 0, 0, 4, 0, -1, -1, -1);
 }
 
 static void span_is(uint64_t start, uint64_t size, unsigned int shift,
