@@ -2,13 +2,20 @@
 #
 # 32-bit (i386) build of the CLI and its tests on an amd64 Debian host:
 #   cmake -B build32 -DCMAKE_TOOLCHAIN_FILE=cmake/i386-toolchain.cmake
+# with gcc; with clang (-m32 too, on gcc-multilib's 32-bit runtime):
+#   CC=clang cmake -B build32 -DCMAKE_TOOLCHAIN_FILE=...  (or
+#   -DCMAKE_C_COMPILER=clang)
 # Needs gcc-multilib and the :i386 -dev packages (scripts/install-deps.sh).
 # The host runs the resulting binaries directly, so ctest works as usual.
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR i686)
 set(CMAKE_LIBRARY_ARCHITECTURE i386-linux-gnu)
 
-set(CMAKE_C_COMPILER gcc)
+# gcc unless the compiler is chosen (CC, -DCMAKE_C_COMPILER): a plain
+# set() here would override the choice
+if(NOT DEFINED CMAKE_C_COMPILER AND NOT DEFINED ENV{CC})
+	set(CMAKE_C_COMPILER gcc)
+endif()
 set(CMAKE_C_FLAGS_INIT "-m32")
 set(CMAKE_EXE_LINKER_FLAGS_INIT "-m32")
 set(CMAKE_SHARED_LINKER_FLAGS_INIT "-m32")

@@ -45,8 +45,12 @@ done | sort -V | tail -n1)
 purge() {
 	local p installed=()
 	for p in pfnmap pfnmap-dkms; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'installed' &&
-			installed+=("$p")
+		# not `dpkg-query | grep -q` under pipefail (grep may leave
+		# dpkg-query a SIGPIPE); installed, or removed with its conffiles
+		case $(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true) in
+		'' | not-installed) ;;
+		*) installed+=("$p") ;;
+		esac
 	done
 	if [ ${#installed[@]} -gt 0 ]; then
 		apt_get purge "${installed[@]}"
@@ -64,8 +68,9 @@ tool=$build/pfnmap_${version}_${arch}.deb
 dkmsdeb=$build/pfnmap-dkms_${version}_all.deb
 [ -e "$tool" ] || die "cpack made no $tool"
 [ -e "$dkmsdeb" ] || die "cpack made no $dkmsdeb"
-dpkg-deb -f "$tool" Depends | grep -q libpci3 ||
-	die "pfnmap's Depends lack the shared libraries: $(dpkg-deb -f "$tool" Depends)"
+depends=$(dpkg-deb -f "$tool" Depends)
+[[ $depends == *libpci3* ]] ||
+	die "pfnmap's Depends lack the shared libraries: $depends"
 [ "$(dpkg-deb -f "$dkmsdeb" Architecture)" = all ] || die "pfnmap-dkms is not Architecture: all"
 [ "$(dpkg-deb -f "$dkmsdeb" Depends)" = dkms ] || die "pfnmap-dkms does not depend on dkms"
 

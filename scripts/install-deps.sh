@@ -18,10 +18,13 @@ apt_get() { apt-get -y -q -o Dpkg::Use-Pty=0 "$@"; }
 add_backports() {
 	local list=/etc/apt/sources.list.d/pfnmap-backports.sources uri
 	[ -e "$list" ] && return 0
-	uri=$(sed -n 's/^URIs:[[:space:]]*\([^[:space:]]*debian\/\?\)$/\1/p' \
-		/etc/apt/sources.list.d/*.sources 2>/dev/null | head -n1)
+	# sed quits at the first match itself: `sed | head -n1` could end sed
+	# by SIGPIPE, and under pipefail and -e the script with it (as would
+	# a sed error for no *.sources at all, hence || true)
+	uri=$(sed -n 's/^URIs:[[:space:]]*\([^[:space:]]*debian\/\?\)$/\1/;T;p;q' \
+		/etc/apt/sources.list.d/*.sources 2>/dev/null || true)
 	[ -n "$uri" ] || uri=$(awk '$1 == "deb" && $2 ~ /debian\/?$/ { print $2; exit }' \
-		/etc/apt/sources.list 2>/dev/null)
+		/etc/apt/sources.list 2>/dev/null || true)
 	if [ -z "$uri" ]; then
 		echo "install-deps: no Debian mirror configured" >&2
 		exit 1
@@ -34,13 +37,15 @@ dpkg --add-architecture i386
 add_backports
 apt_get update
 
-pkgs=(build-essential cmake pkg-config gcc-multilib valgrind
+pkgs=(build-essential cmake ninja-build pkg-config gcc-multilib valgrind
       libpci-dev libkmod-dev libcmocka-dev
       libpci-dev:i386 libkmod-dev:i386 libcmocka-dev:i386
       bsdextrautils xxd kmod pciutils
       qemu-user
       linux-headers-amd64 linux-headers-686-pae:i386
-      mandoc groff-base man-db bash-completion zsh fish dkms)
+      mandoc groff-base man-db bash-completion zsh fish dkms
+      clang libclang-rt-14-dev)	# libFuzzer, ASan, UBSan (tests/fuzz,
+				# test.sh's build-asan), build-matrix.sh
 [ $want_vm = 1 ] && pkgs+=(qemu-system-x86 busybox-static cpio
 			   linux-image-amd64 linux-image-686-pae:i386)
 apt_get install --no-install-recommends "${pkgs[@]}"

@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# Build everything and run every test: the CLI 64- and 32-bit with -Werror,
-# the helper module warning-free (W=1) against every kernel whose headers
-# are installed (6.1 amd64, 6.12 amd64 from backports, 6.1 686-pae), then
-# ctest on both builds, which fails also when a build skipped other tests
-# than tests/expected-skips lists for it. The README gives this command;
-# .ci/run calls it after scripts/install-deps.sh.
+# Build everything and run every test: the CLI 64- and 32-bit with -Werror
+# (PFNMAP_WERROR), the helper module warning-free (W=1) against every kernel
+# whose headers are installed (6.1 amd64, 6.12 amd64 from backports, 6.1
+# 686-pae), the CLI with ASan and UBSan (clang, PFNMAP_SANITIZE), then
+# ctest on the three builds, which fails also when a build skipped other
+# tests than tests/expected-skips lists for it; the parsers' fuzz targets
+# for a minute each (tests/fuzz); last the build matrix
+# (scripts/build-matrix.sh: every build type, gcc and clang, 64- and
+# 32-bit, -Werror). The README gives this command; .ci/run calls it after
+# scripts/install-deps.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,7 +39,7 @@ done
 [ -n "$kdir_pae" ] || die "no 686-pae kernel headers in /lib/modules"
 
 log "CLI (amd64), module against $kdir_amd64"
-cmake -B build -DPFNMAP_KERNEL_DIR="$kdir_amd64"
+cmake -B build -DPFNMAP_KERNEL_DIR="$kdir_amd64" -DPFNMAP_WERROR=ON
 cmake --build build -j"$(nproc)"
 
 # Each kernel separately with plain Kbuild, in scratch copies of kmod/
@@ -60,19 +64,28 @@ done
 
 log "CLI (i386), module against $kdir_pae"
 cmake -B build32 -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/i386-toolchain.cmake" \
-	-DPFNMAP_KERNEL_DIR="$kdir_pae"
+	-DPFNMAP_KERNEL_DIR="$kdir_pae" -DPFNMAP_WERROR=ON
 cmake --build build32 -j"$(nproc)"
 
-# run_tests BUILD: its ctest tests, the QEMU guests (label vm) after all
-# the others, each run's results in BUILD/ctest-*.xml (JUnit); then the
-# tests it skipped must be those tests/expected-skips lists for its kind
+# Every cli and pci script under ASan (leaks included) and UBSan; valgrind
+# runs a few of them in build (tests/CMakeLists.txt: PFNMAP_VALGRIND_TESTS)
+log "CLI (amd64) with ASan and UBSan"
+cmake -B build-asan -DCMAKE_C_COMPILER=clang -DPFNMAP_WERROR=ON \
+	-DPFNMAP_SANITIZE=address,undefined -DPFNMAP_BUILD_MODULE=OFF
+cmake --build build-asan -j"$(nproc)"
+
+# run_tests BUILD [LABELS]: its ctest tests (those of the labels that the
+# ctest -L regex LABELS matches), the QEMU guests (label vm) after all the
+# others, each run's results in BUILD/ctest-*.xml (JUnit); then the tests
+# it skipped must be those tests/expected-skips lists for its kind
 # (scripts/check-skips.sh). Every test works in a mktemp directory (the
 # guests in a /dev/shm file of their own too): the tests run in parallel.
 run_tests() {
-	local b=$1 rc=0
+	local b=$1 rc=0 sel=(-LE vm)
 
+	[ $# -lt 2 ] || sel=(-L "$2")
 	rm -f "$b"/ctest-*.xml
-	ctest --test-dir "$b" --output-on-failure -j"$(nproc)" -LE vm \
+	ctest --test-dir "$b" --output-on-failure -j"$(nproc)" "${sel[@]}" \
 		--output-junit "$PWD/$b/ctest-main.xml" || rc=1
 	# no `ctest | grep -q` under pipefail: grep may leave ctest a SIGPIPE
 	if [ "$(ctest --test-dir "$b" -N -L vm | tail -n1)" != 'Total Tests: 0' ]; then
@@ -90,4 +103,17 @@ log "tests: build"
 run_tests build || status=1
 log "tests: build32"
 run_tests build32 || status=1
-[ $status = 0 ] || die "tests failed, or skipped other tests than tests/expected-skips lists (see above)"
+# the docs tests read only --help and the sources: build runs them
+log "tests: build-asan"
+run_tests build-asan '^(unit|cli|pci|shim)$' || status=1
+# the parsers' libFuzzer targets (tests/fuzz), PFNMAP_FUZZ_SECONDS each,
+# on the corpus in the tree: what they find fails the run
+log "fuzz: the parsers' libFuzzer targets (clang, ASan+UBSan)"
+cmake -B build-fuzz -DCMAKE_C_COMPILER=clang -DPFNMAP_FUZZ=ON \
+	-DPFNMAP_WERROR=ON -DPFNMAP_BUILD_MODULE=OFF
+cmake --build build-fuzz -j"$(nproc)" --target fuzz
+ctest --test-dir build-fuzz -L fuzz --output-on-failure -j"$(nproc)" \
+	--output-junit "$PWD/build-fuzz/ctest-fuzz.xml" || status=1
+log "build matrix"
+bash scripts/build-matrix.sh build-matrix || status=1
+[ $status = 0 ] || die "tests or matrix builds failed, or skipped other tests than tests/expected-skips lists (see above)"

@@ -24,6 +24,10 @@
 #                       cannot do; default BUILD/tests/cli/emu-probe for
 #                       PFNMAP = BUILD/cli/pfnmap; empty: no probe, the
 #                       runner is taken to do everything (valgrind)
+#   PFNMAP_TEST_SANITIZE  the sanitizers PFNMAP is built with (a sanitizer
+#                       build, tests/CMakeLists.txt): their reports go to
+#                       files (log_path= added to ASAN_OPTIONS and
+#                       UBSAN_OPTIONS), and a script that leaves one fails
 #   PFNMAP_TEST_UPDATE  =1: write the outputs to expected/ instead of
 #                       comparing (then read every changed file!)
 #   PFNMAP_TEST_KEEP    =1: keep the work directories
@@ -105,6 +109,9 @@ probe_emulator()
 }
 [ -n "$PFNMAP_TEST_RUNNER" ] && probe_emulator
 
+san_asan=${ASAN_OPTIONS:-}
+san_ubsan=${UBSAN_OPTIONS:-}
+
 pass=0
 fail=0
 skip=0
@@ -123,10 +130,21 @@ for ts in "$TS_TOPDIR"/ts/*; do
 	out="$TS_TMPDIR/$name.output"
 	mkdir -p -- "$work/.ts" || exit 2
 	truncate -s 8G "$work/mem" || exit 2
+	san="$TS_TMPDIR/$name.sanitizer"	# the reports: san.PID
+	if [ -n "${PFNMAP_TEST_SANITIZE:-}" ]; then
+		export ASAN_OPTIONS="${san_asan:+$san_asan:}log_path=$san"
+		export UBSAN_OPTIONS="${san_ubsan:+$san_ubsan:}log_path=$san"
+	fi
 	(cd "$work" && TS_NAME="$name" TS_SKIPFILE="$work/.ts/skip" \
 		bash "$ts") >"$out" 2>&1
 	rc=$?
-	if [ "$rc" = 77 ] && [ -s "$work/.ts/skip" ]; then
+	reports=("$san".*)
+	if [ -e "${reports[0]}" ]; then
+		printf '%-24s FAILED (a sanitizer report)\n' "$name"
+		head -n 60 -- "${reports[@]}"
+		fail=$((fail + 1))
+		failed+=("$name")
+	elif [ "$rc" = 77 ] && [ -s "$work/.ts/skip" ]; then
 		printf '%-24s SKIP (%s)\n' "$name" "$(cat -- "$work/.ts/skip")"
 		skip=$((skip + 1))
 	elif [ "${PFNMAP_TEST_UPDATE:-}" = 1 ]; then

@@ -46,7 +46,10 @@ cat >"$tmp/pfnmap" <<FAKE
 	-e 's/^\(Commands:\)$/\1\n  frob    REGION        frobnicate REGION/'
 FAKE
 chmod +x "$tmp/pfnmap"
-"$tmp/pfnmap" | grep -q -- --frobnicate || { echo "FAIL: the fake --help"; exit 1; }
+# its whole output first: `fake | grep -q` under pipefail would fail when
+# grep's early exit leaves the fake's sed a SIGPIPE
+fake_help=$("$tmp/pfnmap")
+grep -q -- --frobnicate <<<"$fake_help" || { echo "FAIL: the fake --help"; exit 1; }
 expect_fail "an option and a command new in --help" \
 	'--frobnicate: not in pfnmap.8' '--frobnicate: not in pfnmap.bash' \
 	'--frobnicate: not in _pfnmap' '--frobnicate: not in pfnmap.fish' \

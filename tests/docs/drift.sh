@@ -25,7 +25,9 @@ help=$($pfnmap --help) || { bad "$pfnmap --help failed"; exit 1; }
 
 # Option lines: "  -w, --width=BITS   ...", "      --no-load   ...",
 # "  -A METHOD   ..."
-opt_lines=$(printf '%s\n' "$help" | sed -n '/^Commands:/q; /^  *-/p')
+# (here-strings, not `printf | sed q` or `printf | grep -q`: a reader that
+# stops early leaves printf a SIGPIPE, which pipefail makes a failure)
+opt_lines=$(sed -n '/^Commands:/q; /^  *-/p' <<<"$help")
 longs=$(printf '%s\n' "$opt_lines" |
 	sed -n 's/^ *\(-[^-], \)\{0,1\}--\([a-z][a-z0-9-]*\).*/\2/p' | sort -u)
 shorts=$(printf '%s\n' "$opt_lines" |
@@ -68,7 +70,7 @@ zsh_cmds=$(sed -n "/^ *commands=(/,/^ *)\$/s/^ *'\([a-z][a-z0-9-]*\):.*/\1/p" \
 fish_cmds=$(sed -n 's/.*-n __pfnmap_needs_command -a \([a-z][a-z0-9-]*\) .*/\1/p' \
 	"$fish_c" | sort -u)
 
-in_list() { printf '%s\n' "$2" | grep -qxF -- "$1"; }
+in_list() { grep -qxF -- "$1" <<<"$2"; }
 
 for o in $longs; do
 	in_list "$o" "$man_longs" || bad "--$o: not in pfnmap.8 OPTIONS"
