@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# scripts/build-matrix.sh [-j JOBS] [DIR]
+# scripts/build-matrix.sh [-j JOBS] [--no-tests] [DIR]
 #
 # Configure and build the CLI and its tests (BUILD_TESTING, not run) with
 # -DPFNMAP_WERROR=ON in every combination of
@@ -10,7 +10,8 @@
 #   word size   64-bit, 32-bit (cmake/i386-toolchain.cmake, -m32)
 # without the helper module (-DPFNMAP_BUILD_MODULE=OFF: scripts/test.sh
 # builds it), then run the unit and CLI tests of the clang 64-bit Debug
-# build; scripts/test.sh calls this. Each build goes on past an error
+# build (not with --no-tests: scripts/test.sh, which calls this, runs them
+# on its clang ASan build). Each build goes on past an error
 # (-k) so that its log has every warning, not just the first one. Ninja
 # where it is installed (package ninja-build), make otherwise.
 # Builds in DIR/<compiler>-<bits>-<type> (default DIR: build-matrix),
@@ -24,12 +25,16 @@ cd "$(dirname "$0")/.."
 src=$PWD
 
 jobs=$(nproc)
-if [ "${1:-}" = -j ]; then
-	jobs=$2
-	shift 2
-fi
+tests=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	-j) jobs=${2:-}; shift 2 || { echo "build-matrix: -j wants a number" >&2; exit 64; } ;;
+	--no-tests) tests=0; shift ;;
+	*) break ;;
+	esac
+done
 case $jobs in '' | *[!0-9]* | 0) echo "build-matrix: -j wants a number" >&2; exit 64 ;; esac
-[ $# -le 1 ] || { echo "usage: $0 [-j JOBS] [DIR]" >&2; exit 64; }
+[ $# -le 1 ] || { echo "usage: $0 [-j JOBS] [--no-tests] [DIR]" >&2; exit 64; }
 out=${1:-build-matrix}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -115,12 +120,15 @@ for cfg in "${configs[@]}"; do
 	fi
 done
 
-log "unit and CLI tests of $test_config"
 b=$out/$test_config
-if [ "${rc_of[$test_config]}" != 0 ]; then
+if [ $tests = 0 ]; then
+	:
+elif [ "${rc_of[$test_config]}" != 0 ]; then
+	log "unit and CLI tests of $test_config"
 	echo "build-matrix: $test_config did not build; no tests"
 	status=1
 else
+	log "unit and CLI tests of $test_config"
 	t1=$SECONDS
 	rm -f "$b/ctest-matrix.xml"
 	ctest --test-dir "$b" --output-on-failure -j"$(nproc)" \
