@@ -7,7 +7,7 @@
 # 686-pae), the CLI with ASan and UBSan (clang, PFNMAP_SANITIZE), then
 # ctest on the three builds, which fails also when a build skipped other
 # tests than tests/expected-skips lists for it; the parsers' fuzz targets
-# for 30 s each (tests/fuzz); last the build matrix
+# for 60 s each (tests/fuzz); last the build matrix
 # (scripts/build-matrix.sh: every build type, gcc and clang, 64- and
 # 32-bit, -Werror). The README gives this command; .ci/run calls it after
 # scripts/install-deps.sh.
@@ -106,11 +106,11 @@ run_tests build32 || status=1
 # the docs tests read only --help and the sources: build runs them
 log "tests: build-asan"
 run_tests build-asan '^(unit|cli|pci|shim)$' || status=1
-# the parsers' libFuzzer targets (tests/fuzz), 30 s each on the corpus in
+# the parsers' libFuzzer targets (tests/fuzz), 60 s each on the corpus in
 # the tree (tests/fuzz/run.sh for longer runs): a finding fails the run
 log "fuzz: the parsers' libFuzzer targets (clang, ASan+UBSan)"
 cmake -B build-fuzz -DCMAKE_C_COMPILER=clang -DPFNMAP_FUZZ=ON \
-	-DPFNMAP_FUZZ_SECONDS=30 -DPFNMAP_WERROR=ON -DPFNMAP_BUILD_MODULE=OFF
+	-DPFNMAP_WERROR=ON -DPFNMAP_BUILD_MODULE=OFF
 cmake --build build-fuzz -j"$(nproc)" --target fuzz
 ctest --test-dir build-fuzz -L fuzz --output-on-failure -j"$(nproc)" \
 	--output-junit "$PWD/build-fuzz/ctest-fuzz.xml" || status=1
