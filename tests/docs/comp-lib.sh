@@ -195,3 +195,32 @@ expect_quiet()
 		fail=1
 	fi
 }
+
+# comp_cases_typed PFNMAP: the cases that zsh and fish share (bash quotes
+# and trims words its own way): the pfnmap typed on the command line, with
+# its -A and -O, is the one asked; PFNMAP (this build's) typed by its path;
+# none, or one that fails, offers nothing and says nothing. Needs the
+# caller's expect, expect_quiet, check_args and $o.
+comp_cases_typed()
+{
+	local want
+	# the command typed, with the libpci options as typed, is what is asked
+	expect "$tmp/fake/pfnmap -v -A dump -Odump.name=x.dump -O 'a.b=c d' dump " \
+		"$FAKE_LINES_BARS"
+	expect "$tmp/fake/pfnmap -o out -c wb bars " "$FAKE_LINES_DEVICES"
+	want=$'-A dump -O dump.name=x.dump -O a.b=c d -M bars\n-M bars'
+	check_args "$want" "pfnmap got the command line's -A and -O, then -M bars"
+	# ~ as the shell expands it: a leading one, not one after NAME=
+	# shellcheck disable=SC2088 # the ~ as typed
+	HOME=$tmp/home expect "~/fake/pfnmap -O dump.name=~/x dump " "$FAKE_LINES_BARS"
+	# shellcheck disable=SC2088 # the ~ as typed
+	check_args "-O dump.name=~/x -M bars" \
+		"~/fake/pfnmap is \$HOME/fake/pfnmap; -O gets dump.name=~/x"
+	# PFNMAP (this build's) typed: not the one in $PATH
+	PATH=${PATH#*:} expect "$(realpath -- "$1") $o dump 00:05" 00:05.0/bar0
+	# pfnmap fails, or there is none: nothing, and silently
+	expect "pfnmap -O sysfs.path=$tmp/files dump "
+	expect_quiet "pfnmap -O sysfs.path=$tmp/files dump "
+	expect "$tmp/nowhere/pfnmap $o dump "
+	expect_quiet "$tmp/nowhere/pfnmap $o dump "
+}

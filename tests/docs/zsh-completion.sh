@@ -77,26 +77,7 @@ expect "pfnmap $o bars " "$FAKE_DEVICES"
 expect "pfnmap $o bars 1af" 1af4:1110
 expect "pfnmap -A linux-sysfs -O sysfs.path=$OTHER dump " \
 	0000:07:00.0/bar0 07:00.0/bar0
-# the command typed, with the libpci options as typed, is what is asked
-expect "$tmp/fake/pfnmap -v -A dump -Odump.name=x.dump -O 'a.b=c d' dump " \
-	"$FAKE_LINES_BARS"
-expect "$tmp/fake/pfnmap -o out -c wb bars " "$FAKE_LINES_DEVICES"
-want='-A dump -O dump.name=x.dump -O a.b=c d -M bars
--M bars'
-check_args "$want" "pfnmap got the command line's -A and -O, then -M bars"
-# ~ as the shell expands it: a leading one, not one after NAME=
-# shellcheck disable=SC2088 # the ~ as typed
-HOME=$tmp/home expect "~/fake/pfnmap -O dump.name=~/x dump " "$FAKE_LINES_BARS"
-# shellcheck disable=SC2088 # the ~ as typed
-check_args "-O dump.name=~/x -M bars" \
-	"~/fake/pfnmap is \$HOME/fake/pfnmap; -O gets dump.name=~/x"
-# "$2" (this build's pfnmap) typed: not the one in $PATH
-PATH=${PATH#*:} expect "$(realpath -- "$2") $o dump 00:05" 00:05.0/bar0
-# pfnmap fails, or there is none: nothing, and silently
-expect "pfnmap -O sysfs.path=$tmp/files dump "
-expect_quiet "pfnmap -O sysfs.path=$tmp/files dump "
-expect "$tmp/nowhere/pfnmap $o dump "
-expect_quiet "$tmp/nowhere/pfnmap $o dump "
+comp_cases_typed "$2"
 expect 'pfnmap -O sysfs.p' sysfs.path
 expect 'pfnmap -A linux-s' linux-sysfs
 (
