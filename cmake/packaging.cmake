@@ -14,9 +14,8 @@
 #
 # Both are lintian clean (scripts/ci-packages.sh runs lintian on them): man
 # pages and changelog.gz compressed with gzip -9n, copyright in DEP-5 form
-# (packaging/debian/copyright), and a lintian-overrides file each for what
-# is so on purpose (packaging/debian/*.lintian-overrides, each override with
-# its reason). `cmake --install` installs the same files as the packages.
+# (packaging/debian/copyright); no lintian override is needed. `cmake
+# --install` installs the same files as the packages.
 #
 # Every destination below is relative to the install prefix (/usr for the
 # packages and for `cmake --install build --prefix /usr`) unless it is set
@@ -56,15 +55,14 @@ set(PFNMAP_DKMS_SOURCE_DIR "src" CACHE STRING
 	"DKMS source trees (/usr/src with the prefix /usr; DKMS reads no other)")
 set(PFNMAP_DOC_DIR "${CMAKE_INSTALL_DATADIR}/doc/pfnmap")
 set(PFNMAP_DKMS_DOC_DIR "${CMAKE_INSTALL_DATADIR}/doc/pfnmap-dkms")
-set(PFNMAP_LINTIAN_DIR "${CMAKE_INSTALL_DATADIR}/lintian/overrides")
 
 # --- who makes the packages ----------------------------------------------
 # The Maintainer field and the changelog's trailer line. The project has no
 # public address (nor a home page: the packages have no Homepage field);
-# pfnmap@localhost says so rather than name an address that does not exist
-# (README.md, "Installing"). lintian calls a host without a domain bogus:
-# the lintian-overrides files override that, with this reason.
-set(CPACK_PACKAGE_CONTACT "pfnmap maintainers <pfnmap@localhost>")
+# an address in the reserved .invalid domain (RFC 2606) says so rather than
+# name one that does not exist (README.md, "Installing"), and lintian
+# accepts it.
+set(CPACK_PACKAGE_CONTACT "pfnmap maintainers <pfnmap@pfnmap.invalid>")
 
 # --- generated documentation: gzip -9n -------------------------------------
 # Debian wants man pages and changelogs compressed with gzip -9n (no name or
@@ -138,8 +136,6 @@ install(FILES packaging/modprobe.d/pfnmap.conf
 	DESTINATION ${PFNMAP_DOC_DIR}/examples/modprobe.d ${_c})
 install(FILES README.md ${_d}/copyright ${_d}/changelog.gz
 	DESTINATION ${PFNMAP_DOC_DIR} ${_c})
-install(FILES packaging/debian/pfnmap.lintian-overrides RENAME pfnmap
-	DESTINATION ${PFNMAP_LINTIAN_DIR} ${_c})
 
 # --- the helper's sources, for DKMS ----------------------------------------
 # What Kbuild needs: kmod/kbuild-files, the list kmod/CMakeLists.txt copies
@@ -160,8 +156,6 @@ install(FILES ${PROJECT_BINARY_DIR}/packaging/dkms.conf
 	DESTINATION ${PFNMAP_DKMS_TREE} ${_c})
 install(FILES ${_d}/copyright ${_d}/changelog.gz
 	DESTINATION ${PFNMAP_DKMS_DOC_DIR} ${_c})
-install(FILES packaging/debian/pfnmap-dkms.lintian-overrides RENAME pfnmap-dkms
-	DESTINATION ${PFNMAP_LINTIAN_DIR} ${_c})
 
 # --- Debian packages -------------------------------------------------------
 foreach(s postinst prerm)

@@ -32,13 +32,11 @@ pfnmap_files()
 			/usr/share/doc/pfnmap/copyright \
 			/usr/share/doc/pfnmap/changelog.gz \
 			/usr/share/doc/pfnmap/examples/modules-load.d/pfnmap.conf \
-			/usr/share/doc/pfnmap/examples/modprobe.d/pfnmap.conf \
-			/usr/share/lintian/overrides/pfnmap
+			/usr/share/doc/pfnmap/examples/modprobe.d/pfnmap.conf
 		;;
 	pfnmap-dkms)
 		printf '%s\n' /usr/share/doc/pfnmap-dkms/copyright \
 			/usr/share/doc/pfnmap-dkms/changelog.gz \
-			/usr/share/lintian/overrides/pfnmap-dkms \
 			"$src/dkms.conf"
 		while IFS= read -r f; do
 			case $f in

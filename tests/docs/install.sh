@@ -9,7 +9,7 @@
 # binary, which runs; the man pages, gzip -9n compressed, which man finds;
 # the changelogs (Debian's format, compressed likewise) and the DEP-5
 # copyright files; the completions, which bash loads; the udev rule, the
-# examples and the lintian overrides; and the helper's DKMS tree, whose
+# examples; and the helper's DKMS tree, whose
 # dkms.conf is filled in and which Kbuild builds (against KERNEL_BUILD_DIR
 # when there is one). `cmake --install --strip` strips the binary, whose
 # debug information stays in BUILD_DIR/cli/pfnmap.debug. A runner for the
@@ -81,7 +81,7 @@ cl=$(gzip -dc "$doc/pfnmap/changelog.gz")
 first=${cl%%$'\n'*}
 last=${cl##*$'\n'}
 [ "$first" = "pfnmap ($version) unstable; urgency=medium" ] &&
-	[[ $last =~ ^' -- pfnmap maintainers <pfnmap@localhost>  '[A-Z][a-z]{2},\ [0-9]{2}\ [A-Z][a-z]{2}\ [0-9]{4}\ [0-9:]{8}\ \+0000$ ]] &&
+	[[ $last =~ ^' -- pfnmap maintainers <pfnmap@pfnmap.invalid>  '[A-Z][a-z]{2},\ [0-9]{2}\ [A-Z][a-z]{2}\ [0-9]{4}\ [0-9:]{8}\ \+0000$ ]] &&
 	ok "changelog.gz: $first" || bad "changelog.gz: '$first' ... '$last'"
 cmp -s "$doc/pfnmap/changelog.gz" "$doc/pfnmap-dkms/changelog.gz" ||
 	bad "the two changelog.gz differ"
