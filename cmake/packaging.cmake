@@ -4,11 +4,18 @@
 # bin/pfnmap), and the Debian packages, made by `cpack -G DEB` in the build
 # directory:
 #
-#   pfnmap        the tool, its man pages, its shell completions, the udev
-#                 rule for /dev/pfnmap and example files; Depends from
-#                 dpkg-shlibdeps
+#   pfnmap        the tool (stripped; its debug information stays in the
+#                 build directory, cli/pfnmap.debug: cli/CMakeLists.txt), its
+#                 man pages, its shell completions, the udev rule for
+#                 /dev/pfnmap and example files; Depends from dpkg-shlibdeps
 #   pfnmap-dkms   the helper's sources as a DKMS tree, /usr/src/pfnmap-VERSION,
-#                 with dkms.conf; Architecture: all, Depends: dkms
+#                 with dkms.conf and maintainer scripts as dh_dkms writes
+#                 them; Architecture: all, Depends: dkms
+#
+# Both are lintian clean (scripts/ci-packages.sh runs lintian on them): man
+# pages and changelog.gz compressed with gzip -9n, copyright in DEP-5 form
+# (packaging/debian/copyright); no lintian override is needed. `cmake
+# --install` installs the same files as the packages.
 #
 # Every destination below is relative to the install prefix (/usr for the
 # packages and for `cmake --install build --prefix /usr`) unless it is set
@@ -47,11 +54,76 @@ set(PFNMAP_UDEV_RULES_DIR "lib/udev/rules.d" CACHE STRING
 set(PFNMAP_DKMS_SOURCE_DIR "src" CACHE STRING
 	"DKMS source trees (/usr/src with the prefix /usr; DKMS reads no other)")
 set(PFNMAP_DOC_DIR "${CMAKE_INSTALL_DATADIR}/doc/pfnmap")
+set(PFNMAP_DKMS_DOC_DIR "${CMAKE_INSTALL_DATADIR}/doc/pfnmap-dkms")
+
+# --- who makes the packages ----------------------------------------------
+# The Maintainer field and the changelog's trailer line. The project has no
+# public address (nor a home page: the packages have no Homepage field);
+# an address in the reserved .invalid domain (RFC 2606) says so rather than
+# name one that does not exist (README.md, "Installing"), and lintian
+# accepts it.
+set(CPACK_PACKAGE_CONTACT "pfnmap maintainers <pfnmap@pfnmap.invalid>")
+
+# --- generated documentation: gzip -9n -------------------------------------
+# Debian wants man pages and changelogs compressed with gzip -9n (no name or
+# timestamp in the header, so that a rebuild makes the same file);
+# cmake/gzip.cmake does it at build time, and `cmake --install` installs
+# the compressed files too (man reads them as they are).
+find_program(PFNMAP_GZIP gzip REQUIRED)
+set(_pfnmap_gz_files)
+macro(pfnmap_gzip in out)
+	add_custom_command(OUTPUT ${out}
+		COMMAND ${CMAKE_COMMAND} -DGZIP=${PFNMAP_GZIP} -DINPUT=${in}
+			-DOUTPUT=${out} -P ${PROJECT_SOURCE_DIR}/cmake/gzip.cmake
+		DEPENDS ${in} ${PROJECT_SOURCE_DIR}/cmake/gzip.cmake
+		COMMENT "gzip -9n ${in}"
+		VERBATIM)
+	list(APPEND _pfnmap_gz_files ${out})
+endmacro()
+
+# A file of packaging/debian/ with its leading # comment lines (the SPDX
+# header, notes for the reader) left out, and @VARIABLES@ filled in
+function(pfnmap_configure_doc in out)
+	file(READ ${in} text)
+	string(REGEX REPLACE "^(#[^\n]*\n)+" "" text "${text}")
+	file(CONFIGURE OUTPUT ${out} CONTENT "${text}" @ONLY)
+	set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${in})
+endfunction()
+
+set(_d ${PROJECT_BINARY_DIR}/packaging)
+file(MAKE_DIRECTORY ${_d}/man)
+foreach(page pfnmap.8 pfnmap.4)
+	pfnmap_gzip(${PROJECT_SOURCE_DIR}/man/${page} ${_d}/man/${page}.gz)
+endforeach()
+
+# The changelog, Debian's format, for the version CMake has (project()).
+# Its date: SOURCE_DATE_EPOCH when that is set at configure time (the
+# reproducible-builds convention), else this fixed date, 3 December 2026,
+# when the project began: not a release date, but the same in every build,
+# so that the same sources make the same changelog.gz.
+set(PFNMAP_CHANGELOG_EPOCH 1796256000)
+set(_sde "$ENV{SOURCE_DATE_EPOCH}")
+if(NOT _sde MATCHES "^[0-9]+$")
+	set(ENV{SOURCE_DATE_EPOCH} ${PFNMAP_CHANGELOG_EPOCH})
+endif()
+# string(TIMESTAMP) reads SOURCE_DATE_EPOCH; RFC 5322, as Debian wants it
+string(TIMESTAMP PFNMAP_CHANGELOG_DATE "%a, %d %b %Y %H:%M:%S +0000" UTC)
+set(ENV{SOURCE_DATE_EPOCH} "${_sde}")
+if(_sde STREQUAL "")
+	unset(ENV{SOURCE_DATE_EPOCH})
+endif()
+pfnmap_configure_doc(${PROJECT_SOURCE_DIR}/packaging/debian/changelog.in
+	${_d}/changelog)
+pfnmap_gzip(${_d}/changelog ${_d}/changelog.gz)
+# The copyright file, DEP-5 (machine-readable), for both packages
+pfnmap_configure_doc(${PROJECT_SOURCE_DIR}/packaging/debian/copyright
+	${_d}/copyright)
+add_custom_target(pfnmap_docs ALL DEPENDS ${_pfnmap_gz_files})
 
 # --- the tool --------------------------------------------------------------
 set(_c COMPONENT ${PFNMAP_TOOL_COMPONENT})
-install(FILES man/pfnmap.8 DESTINATION ${CMAKE_INSTALL_MANDIR}/man8 ${_c})
-install(FILES man/pfnmap.4 DESTINATION ${CMAKE_INSTALL_MANDIR}/man4 ${_c})
+install(FILES ${_d}/man/pfnmap.8.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man8 ${_c})
+install(FILES ${_d}/man/pfnmap.4.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man4 ${_c})
 install(FILES completions/pfnmap.bash RENAME pfnmap
 	DESTINATION ${PFNMAP_BASH_COMPLETION_DIR} ${_c})
 install(FILES completions/_pfnmap DESTINATION ${PFNMAP_ZSH_COMPLETION_DIR} ${_c})
@@ -62,8 +134,8 @@ install(FILES packaging/modules-load.d/pfnmap.conf
 	DESTINATION ${PFNMAP_DOC_DIR}/examples/modules-load.d ${_c})
 install(FILES packaging/modprobe.d/pfnmap.conf
 	DESTINATION ${PFNMAP_DOC_DIR}/examples/modprobe.d ${_c})
-install(FILES README.md DESTINATION ${PFNMAP_DOC_DIR} ${_c})
-install(FILES LICENSE DESTINATION ${PFNMAP_DOC_DIR} RENAME copyright ${_c})
+install(FILES README.md ${_d}/copyright ${_d}/changelog.gz
+	DESTINATION ${PFNMAP_DOC_DIR} ${_c})
 
 # --- the helper's sources, for DKMS ----------------------------------------
 # What Kbuild needs: kmod/kbuild-files, the list kmod/CMakeLists.txt copies
@@ -82,8 +154,8 @@ configure_file(packaging/dkms.conf.in
 	${PROJECT_BINARY_DIR}/packaging/dkms.conf @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/packaging/dkms.conf
 	DESTINATION ${PFNMAP_DKMS_TREE} ${_c})
-install(FILES LICENSE DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/pfnmap-dkms
-	RENAME copyright ${_c})
+install(FILES ${_d}/copyright ${_d}/changelog.gz
+	DESTINATION ${PFNMAP_DKMS_DOC_DIR} ${_c})
 
 # --- Debian packages -------------------------------------------------------
 foreach(s postinst prerm)
@@ -101,16 +173,18 @@ set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 # would put CPACK_PACKAGE_DESCRIPTION_SUMMARY (the project's description)
 # in front of both, unless it is CPack's default, which it leaves out.
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${CMAKE_PROJECT_NAME} built using CMake")
-set(CPACK_PACKAGE_CONTACT
-	"pfnmap developers <https://github.com/pfnmap/pfnmap/issues>")
 set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
 set(CPACK_PACKAGE_FILE_NAME pfnmap-${PROJECT_VERSION})
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_COMPONENTS_ALL ${PFNMAP_TOOL_COMPONENT} ${PFNMAP_DKMS_COMPONENT})
-set(CPACK_DEBIAN_PACKAGE_HOMEPAGE https://github.com/pfnmap/pfnmap)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
+# Installing with CMAKE_INSTALL_DO_STRIP, as `cmake --install --strip` does:
+# the binary stripped as dh_strip does it (cli/CMakeLists.txt). Not
+# CPACK_DEBIAN_DEBUGINFO_PACKAGE: CPack 3.25's -dbgsym package has absolute
+# paths in its md5sums and no copyright file, which lintian rejects.
+set(CPACK_STRIP_FILES ON)
 
 string(TOUPPER ${PFNMAP_TOOL_COMPONENT} _t)
 set(CPACK_DEBIAN_${_t}_PACKAGE_NAME pfnmap)

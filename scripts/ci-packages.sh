@@ -7,13 +7,19 @@
 # scripts/install-deps.sh has prepared and where BUILD_DIR is a configured
 # build (scripts/test.sh's build/):
 #   - cpack -G DEB in BUILD_DIR: pfnmap_VERSION_ARCH.deb, pfnmap-dkms_VERSION_all.deb
+#   - lintian on every package cpack made: no error, no warning, no
+#     informational tag, no override; the control fields; the binary
+#     stripped, its debug information in BUILD_DIR/cli/pfnmap.debug (the
+#     same build ID)
 #   - apt-get install ./both.deb (pfnmap-dkms's postinst adds the module to
 #     DKMS and builds it for the kernels whose headers are installed)
 #   - every file lands where it should (dpkg -L), the installed pfnmap runs,
 #     man finds its pages, bash, zsh and fish find the completions
 #   - dkms build and dkms install pfnmap/VERSION for the newest 6.1 amd64
 #     kernel in /lib/modules, from the installed /usr/src/pfnmap-VERSION
-#   - apt-get purge both, which takes the module out of DKMS again
+#   - apt-get purge both, which takes the module out of DKMS again: no file
+#     of either package left, nothing of pfnmap under /usr/src,
+#     /var/lib/dkms or /lib/modules/*/updates
 # The packages are purged on failure too. Exit status 0 when all is well.
 set -euo pipefail
 
@@ -62,8 +68,16 @@ purge
 trap 'rc=$?; [ $rc = 0 ] || { say "failed; removing the packages"; purge || true; }' EXIT
 
 say "building pfnmap $version packages in $build"
-rm -f "$build"/pfnmap*.deb
-(cd "$build" && cpack -G DEB)
+rm -f "$build"/pfnmap*.deb "$build"/pfnmap*.ddeb
+out=$(cd "$build" && cpack -G DEB)
+printf '%s\n' "$out"
+# every package cpack made, as it names them
+made=()
+while IFS= read -r l; do
+	if [[ $l =~ ^'CPack: - package: '(.*)' generated.'$ ]]; then
+		made+=("${BASH_REMATCH[1]}")
+	fi
+done <<<"$out"
 tool=$build/pfnmap_${version}_${arch}.deb
 dkmsdeb=$build/pfnmap-dkms_${version}_all.deb
 [ -e "$tool" ] || die "cpack made no $tool"
@@ -73,6 +87,44 @@ depends=$(dpkg-deb -f "$tool" Depends)
 	die "pfnmap's Depends lack the shared libraries: $depends"
 [ "$(dpkg-deb -f "$dkmsdeb" Architecture)" = all ] || die "pfnmap-dkms is not Architecture: all"
 [ "$(dpkg-deb -f "$dkmsdeb" Depends)" = dkms ] || die "pfnmap-dkms does not depend on dkms"
+maintainer='pfnmap maintainers <pfnmap@pfnmap.invalid>'
+for deb in "$tool" "$dkmsdeb"; do
+	f=$(dpkg-deb -f "$deb" Maintainer Priority Homepage)
+	[ "$f" = "Maintainer: $maintainer"$'\n'"Priority: optional" ] ||
+		die "$(basename "$deb"): Maintainer, Priority, no Homepage: '$f'"
+done
+[ "$(dpkg-deb -f "$tool" Section)" = admin ] || die "pfnmap is not Section: admin"
+[ "$(dpkg-deb -f "$dkmsdeb" Section)" = kernel ] || die "pfnmap-dkms is not Section: kernel"
+
+# lintian on every package cpack made: no tag at all, informational ones
+# included, and nothing overridden (the packages ship no overrides).
+# (lintian says on stderr that it runs as root, which it does not
+# recommend: here it unpacks the packages only.)
+[ ${#made[@]} = 2 ] || die "cpack made other packages than pfnmap and pfnmap-dkms: ${made[*]}"
+for deb in "${made[@]}"; do
+	say "lintian --fail-on error,warning,info --display-info --show-overrides $(basename "$deb")"
+	out=$(lintian --fail-on error,warning,info --display-info \
+		--show-overrides "$deb") || rc_l=$?
+	printf '%s\n' "${out:-(no tags)}"
+	[ "${rc_l:-0}" = 0 ] && [ -z "$out" ] ||
+		die "lintian has tags for $(basename "$deb")"
+done
+
+# The binary stripped; its debug information in the build directory, with
+# the same build ID (cli/CMakeLists.txt)
+tmp=$(mktemp -d)
+dpkg-deb -x "$tool" "$tmp"
+sections=$(readelf -SW "$tmp/usr/bin/pfnmap")
+for s in .symtab .debug_info .comment; do
+	[[ $sections != *" $s "* ]] || die "the packaged pfnmap has a $s section"
+done
+id=$(readelf -n "$tmp/usr/bin/pfnmap" | sed -n 's/^ *Build ID: //p')
+rm -rf "$tmp"
+dbg=$(readelf -n "$build/cli/pfnmap.debug" 2>/dev/null | sed -n 's/^ *Build ID: //p')
+if [ -z "$id" ] || [ "$id" != "$dbg" ]; then
+	die "build IDs: packaged pfnmap '$id', $build/cli/pfnmap.debug '$dbg'"
+fi
+say "pfnmap stripped, its debug information in cli/pfnmap.debug (build ID $id)"
 
 say "installing $(basename "$tool") $(basename "$dkmsdeb")"
 apt_get install --no-install-recommends "$tool" "$dkmsdeb"
@@ -82,9 +134,11 @@ bashcomp=$(pkg-config --variable=completionsdir bash-completion 2>/dev/null ||
 	echo /usr/share/bash-completion/completions)
 # shellcheck source=packaging/installed-files.sh
 . "$(dirname "$0")/../packaging/installed-files.sh"
+declare -A listed
 check_files() {
 	local pkg=$1 f list n=0
 	list=$(dpkg -L "$pkg")
+	listed[$pkg]=$list
 	while IFS= read -r f; do
 		grep -qxF -- "$f" <<<"$list" || die "dpkg -L $pkg: no $f"
 		[ -f "$f" ] || die "$f (of $pkg) is not on disk"
@@ -103,10 +157,15 @@ out=$(/usr/bin/pfnmap --version)
 [ "$out" = "pfnmap $version" ] || die "pfnmap --version: '$out'"
 say "pfnmap --version: $out"
 out=$(man -w pfnmap)
-[ "$out" = /usr/share/man/man8/pfnmap.8 ] || die "man -w pfnmap: '$out'"
+[ "$out" = /usr/share/man/man8/pfnmap.8.gz ] || die "man -w pfnmap: '$out'"
 out=$(man -w 4 pfnmap)
-[ "$out" = /usr/share/man/man4/pfnmap.4 ] || die "man -w 4 pfnmap: '$out'"
-say "man -w pfnmap, man -w 4 pfnmap: found"
+[ "$out" = /usr/share/man/man4/pfnmap.4.gz ] || die "man -w 4 pfnmap: '$out'"
+out=$(MANWIDTH=80 man 8 pfnmap 2>&1)
+[[ $out == *NAME* ]] || die "man 8 pfnmap shows no page: '${out:0:200}'"
+say "man -w pfnmap, man -w 4 pfnmap: found; man reads the compressed page"
+out=$(dpkg-parsechangelog -l /usr/share/doc/pfnmap/changelog.gz -S Version)
+[ "$out" = "$version" ] || die "changelog.gz: version '$out', not $version"
+say "changelog.gz: version $out"
 
 # The shells find the completions where the package put them
 out=$(bash -c '. /usr/share/bash-completion/bash_completion
@@ -127,6 +186,21 @@ st=$(dkms status -m pfnmap -v "$version")
 [ -n "$st" ] || die "pfnmap-dkms's postinst did not add pfnmap/$version to DKMS"
 say "dkms status after the install:"
 printf '%s\n' "$st"
+# The postinst (DKMS's common.postinst, as dh_dkms calls it) builds and
+# installs the module for the running kernel and the newest one; when the
+# running kernel is not installed here (a container, a chroot: CI), for
+# every kernel in /lib/modules. Each of those with headers must have it.
+if [ ! -e "/lib/modules/$(uname -r)" ]; then
+	for d in /lib/modules/*/build; do
+		[ -e "$d/include" ] || continue
+		k=${d#/lib/modules/}
+		k=${k%/build}
+		st=$(dkms status -m pfnmap -v "$version" -k "$k")
+		[[ $st == *": installed"* ]] ||
+			die "the postinst did not install pfnmap for $k: '$st'"
+	done
+	say "the postinst installed pfnmap for every kernel with headers"
+fi
 # The postinst has built it for the kernels with headers; build it afresh
 if grep -qF ", $kver," <<<"$st"; then
 	dkms unbuild "pfnmap/$version" -k "$kver"
@@ -145,7 +219,19 @@ say "dkms: pfnmap/$version built and installed for $kver"
 
 say "removing the packages"
 apt_get purge pfnmap pfnmap-dkms
+# Nothing left behind: no file either package had (their directories may
+# stay when other packages share them), nothing of pfnmap's in DKMS's tree
+# or among any kernel's modules
+for p in pfnmap pfnmap-dkms; do
+	while IFS= read -r f; do
+		if [ -e "$f" ] && [ ! -d "$f" ]; then
+			die "$f (of $p) is still there after the purge"
+		fi
+	done <<<"${listed[$p]}"
+done
 [ ! -e "$src" ] || die "$src is still there after the purge"
-ls "$ko"* >/dev/null 2>&1 && die "$ko is still there after the purge"
+left=$(find /usr/src /var/lib/dkms /lib/modules/*/updates -name 'pfnmap*' 2>/dev/null || true)
+[ -z "$left" ] || die "left after the purge: $left"
 [ -z "$(dkms status -m pfnmap)" ] || die "DKMS still knows pfnmap: $(dkms status -m pfnmap)"
+say "purged: nothing of pfnmap under /usr/src, /var/lib/dkms, /lib/modules/*/updates"
 say "all is well"

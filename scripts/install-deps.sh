@@ -44,6 +44,7 @@ pkgs=(build-essential cmake ninja-build pkg-config gcc-multilib valgrind
       qemu-user
       linux-headers-amd64 linux-headers-686-pae:i386
       mandoc groff-base man-db bash-completion zsh fish dkms
+      lintian	# scripts/ci-packages.sh: the packages lintian clean
       clang libclang-rt-14-dev)	# libFuzzer, ASan, UBSan (tests/fuzz,
 				# test.sh's build-asan), build-matrix.sh
 [ $want_vm = 1 ] && pkgs+=(qemu-system-x86 busybox-static cpio

@@ -6,11 +6,14 @@
 #
 # `cmake --install BUILD_DIR --prefix /usr` into a DESTDIR puts exactly the
 # files Debian expects where it expects them (cmake/packaging.cmake): the
-# binary, which runs; the man pages, which man finds; the completions, which
-# bash loads; the udev rule and the examples; and the helper's DKMS tree,
-# whose dkms.conf is filled in and which Kbuild builds (against
-# KERNEL_BUILD_DIR when there is one). A runner for the binary (qemu-i386)
-# may come in $PFNMAP_TEST_RUNNER.
+# binary, which runs; the man pages, gzip -9n compressed, which man finds;
+# the changelogs (Debian's format, compressed likewise) and the DEP-5
+# copyright files; the completions, which bash loads; the udev rule, the
+# examples; and the helper's DKMS tree, whose
+# dkms.conf is filled in and which Kbuild builds (against KERNEL_BUILD_DIR
+# when there is one). `cmake --install --strip` strips the binary, whose
+# debug information stays in BUILD_DIR/cli/pfnmap.debug. A runner for the
+# binary (qemu-i386) may come in $PFNMAP_TEST_RUNNER.
 #
 # Exit status: 0 all passed; 1 a check failed; 77 all passed but there is
 # no KERNEL_BUILD_DIR (none given, or no Makefile in it), so the DKMS tree
@@ -59,9 +62,40 @@ out=$(${PFNMAP_TEST_RUNNER:-} "$dest/usr/bin/pfnmap" --version 2>&1)
 
 for s in 8 4; do
 	p=$(MANPATH=$dest/usr/share/man man -w "$s" pfnmap 2>&1)
-	[ "$p" = "$dest/usr/share/man/man$s/pfnmap.$s" ] && ok "man -w $s pfnmap" ||
+	[ "$p" = "$dest/usr/share/man/man$s/pfnmap.$s.gz" ] && ok "man -w $s pfnmap" ||
 		bad "man -w $s pfnmap: '$p'"
 done
+
+# gzip -9n: no file name and no timestamp in the header (flags 0, mtime 0),
+# so that the same sources make the same files
+doc=$dest/usr/share/doc
+for f in "$dest/usr/share/man/man8/pfnmap.8.gz" "$dest/usr/share/man/man4/pfnmap.4.gz" \
+	"$doc/pfnmap/changelog.gz" "$doc/pfnmap-dkms/changelog.gz"; do
+	h=$(od -An -tx1 -N8 "$f" | tr -d ' \n')
+	[ "$h" = 1f8b080000000000 ] && gzip -t "$f" &&
+		ok "gzip -9n: ${f#"$dest"}" || bad "${f#"$dest"}: gzip header $h"
+done
+# The changelog: Debian's format, this version, the maintainer of the
+# packages, an RFC 5322 date
+cl=$(gzip -dc "$doc/pfnmap/changelog.gz")
+first=${cl%%$'\n'*}
+last=${cl##*$'\n'}
+[ "$first" = "pfnmap ($version) unstable; urgency=medium" ] &&
+	[[ $last =~ ^' -- pfnmap maintainers <pfnmap@pfnmap.invalid>  '[A-Z][a-z]{2},\ [0-9]{2}\ [A-Z][a-z]{2}\ [0-9]{4}\ [0-9:]{8}\ \+0000$ ]] &&
+	ok "changelog.gz: $first" || bad "changelog.gz: '$first' ... '$last'"
+cmp -s "$doc/pfnmap/changelog.gz" "$doc/pfnmap-dkms/changelog.gz" ||
+	bad "the two changelog.gz differ"
+# The copyright: DEP-5, pointing at common-licenses rather than holding
+# the licence's text
+c=$doc/pfnmap/copyright
+if [ "$(head -n1 "$c")" = "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/" ] &&
+	grep -qF '/usr/share/common-licenses/GPL-2' "$c" &&
+	! grep -qF 'TERMS AND CONDITIONS' "$c" &&
+	cmp -s "$c" "$doc/pfnmap-dkms/copyright"; then
+	ok "copyright: DEP-5, with /usr/share/common-licenses/GPL-2"
+else
+	bad "copyright: not the DEP-5 file packaging/debian/copyright"
+fi
 
 if [ -r /usr/share/bash-completion/bash_completion ]; then
 	c=$(bash -c '. /usr/share/bash-completion/bash_completion; . "$1";
@@ -96,6 +130,31 @@ grep -qx pfnmap "$dest/usr/share/doc/pfnmap/examples/modules-load.d/pfnmap.conf"
 	bad "modules-load.d example does not name pfnmap"
 grep -q '^options' "$dest/usr/share/doc/pfnmap/examples/modprobe.d/pfnmap.conf" &&
 	bad "the modprobe.d example sets an option; it must be an example only"
+
+# --strip: the binary stripped as dh_strip does, and its debug information
+# in the build directory, with the same build ID (cli/CMakeLists.txt)
+dest2=$tmp/dest-strip
+if DESTDIR=$dest2 cmake --install "$build" --prefix /usr --strip \
+	--component Unspecified >"$tmp/log" 2>&1; then
+	bin=$dest2/usr/bin/pfnmap
+	sections=$(readelf -SW "$bin" 2>&1)
+	id=$(readelf -n "$bin" | sed -n 's/^ *Build ID: //p')
+	dbg=$(readelf -n "$build/cli/pfnmap.debug" 2>&1 | sed -n 's/^ *Build ID: //p')
+	link=$(readelf -p .gnu_debuglink "$bin" 2>&1)
+	if [[ $sections != *" .symtab "* && $sections != *" .debug_info "* &&
+		$sections != *" .comment "* && $link == *pfnmap.debug* ]] &&
+		[ -n "$id" ] && [ "$id" = "$dbg" ]; then
+		ok "--strip: pfnmap stripped, cli/pfnmap.debug has its build ID $id"
+	else
+		bad "--strip: pfnmap not stripped, or build IDs differ: '$id' vs '$dbg'"
+	fi
+	out=$(${PFNMAP_TEST_RUNNER:-} "$bin" --version 2>&1)
+	[ "$out" = "pfnmap $version" ] && ok "stripped pfnmap --version: $out" ||
+		bad "stripped pfnmap --version says '$out'"
+else
+	cat "$tmp/log"
+	bad "cmake --install --strip"
+fi
 
 if [ -n "$kdir" ] && [ -e "$kdir/Makefile" ]; then
 	cp -a "$dest$dkms" "$tmp/kbuild"
