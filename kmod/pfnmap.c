@@ -13,6 +13,7 @@
 
 #include <linux/capability.h>
 #include <linux/fs.h>
+#include <linux/highmem.h>
 #include <linux/ioport.h>
 #include <linux/list.h>
 #include <linux/memory.h>
@@ -400,6 +401,53 @@ static struct notifier_block pfnmap_memory_nb = {
 	.priority = 200,
 };
 
+/*
+ * Debugger access (ptrace(), /proc/PID/mem) to a System RAM mapping.
+ * generic_access_phys() would ioremap_prot() the page, which x86 refuses
+ * for RAM with WARN_ONCE("ioremap on RAM") and EIO.  Online RAM has a
+ * struct page: copy through the kernel's own mapping of it (kmap: highmem
+ * too on 32-bit kernels), whose cache type is the one PAT gave the user
+ * mapping (a RAM mapping gets the page's memtype).
+ */
+static int pfnmap_access_ram(struct vm_area_struct *vma, unsigned long addr,
+			     void *buf, int len, int write)
+{
+	unsigned long pfn = vma->vm_pgoff +
+			    ((addr - vma->vm_start) >> PAGE_SHIFT);
+	int offset = offset_in_page(addr);
+	struct page *page;
+	void *kaddr;
+
+	if (write && !(vma->vm_flags & VM_WRITE))
+		return -EINVAL;
+	/* allow_ram maps offline (hot-added) System RAM too: no valid memmap */
+	page = pfn_to_online_page(pfn);
+	if (!page)
+		return -EINVAL;
+	len = min_t(int, len, PAGE_SIZE - offset);
+	kaddr = kmap_local_page(page);
+	if (write)
+		memcpy(kaddr + offset, buf, len);
+	else
+		memcpy(buf, kaddr + offset, len);
+	kunmap_local(kaddr);
+	return len;
+}
+
+static int pfnmap_access(struct vm_area_struct *vma, unsigned long addr,
+			 void *buf, int len, int write)
+{
+	const struct pfnmap_map *map = vma->vm_private_data;
+
+	if (map && map->ram)
+		return pfnmap_access_ram(vma, addr, buf, len, write);
+#ifdef CONFIG_HAVE_IOREMAP_PROT
+	return generic_access_phys(vma, addr, buf, len, write);
+#else
+	return -EINVAL;
+#endif
+}
+
 static int pfnmap_may_split(struct vm_area_struct *vma, unsigned long addr)
 {
 	return -EINVAL;
@@ -409,9 +457,7 @@ static const struct vm_operations_struct pfnmap_vm_ops = {
 	.open = pfnmap_vm_open,
 	.close = pfnmap_vm_close,
 	.may_split = pfnmap_may_split,
-#ifdef CONFIG_HAVE_IOREMAP_PROT
-	.access = generic_access_phys,
-#endif
+	.access = pfnmap_access,
 };
 
 static int pfnmap_remap(struct vm_area_struct *vma, size_t size, bool ram)
