@@ -508,7 +508,10 @@ static int pfnmap_mmap(struct file *file, struct vm_area_struct *vma)
 
 /*
  * A refused mmap() is not unmapped through vm_ops->close on every kernel
- * (6.1 frees the VMA without calling it): drop its map here.
+ * (6.1 frees the VMA without calling it): drop its map here.  The core
+ * zaps what pfnmap_remap() filled in only after this returns; the VMA was
+ * never inserted into the process, and the address range is one that
+ * mmap() has not returned, so no user of the mapping is left to notice.
  */
 static int pfnmap_mmap_tracked(struct file *file, struct vm_area_struct *vma)
 {
