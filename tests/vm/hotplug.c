@@ -7,7 +7,10 @@
  * lines and fails when END is missing or disagrees). Built static, -m32 for
  * the 686-pae guest (lib.sh: vm_guest_cc).
  *
- *   hotplug hold PHYS SIZE     map PHYS+SIZE (auto), print HOLD-READY, sleep
+ *   hotplug hold PHYS SIZE [move]
+ *                              map PHYS+SIZE (auto), with "move" move that
+ *                              mapping elsewhere (mremap), print
+ *                              HOLD-READY, sleep
  *   hotplug map PHYS SIZE      try to map PHYS+SIZE once; print MAP: ERRNO
  *   hotplug access HIDDEN      debugger access (ptrace, /proc/PID/mem) to a
  *                              System RAM mapping (allow_ram=1) and to the
@@ -136,10 +139,11 @@ static int write_file(const char *path, const char *s)
 
 /* ---- hold, map: the host plugs memory where these map ---------------- */
 
-static int hold(uint64_t phys, size_t size)
+static int hold(uint64_t phys, size_t size, int move)
 {
 	int fd = open(DEV, O_RDWR), err;
 	volatile uint32_t *p;
+	void *spot, *q;
 
 	if (fd < 0) {
 		printf("HOLD-FAILED open: %s\n", strerror(errno));
@@ -152,8 +156,26 @@ static int hold(uint64_t phys, size_t size)
 		       err_name(err));
 		return 1;
 	}
+	/*
+	 * Moved: the mapping now lives in a VMA that mremap() made (vm_ops
+	 * open), the one mmap() made is gone (close); the helper must still
+	 * know the range is mapped.
+	 */
+	if (move) {
+		spot = mmap(NULL, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+			    -1, 0);
+		q = spot == MAP_FAILED ? MAP_FAILED :
+		    mremap((void *)p, size, size, MREMAP_MAYMOVE | MREMAP_FIXED,
+			   spot);
+		if (q == MAP_FAILED || q == (void *)p) {
+			printf("HOLD-FAILED mremap: %s\n", strerror(errno));
+			return 1;
+		}
+		p = q;
+	}
 	/* nothing there yet: QEMU reads all ones; only a load, no store */
-	printf("HOLD-READY %d 0x%08x\n", (int)getpid(), (unsigned int)p[0]);
+	printf("HOLD-READY %d 0x%08x%s\n", (int)getpid(), (unsigned int)p[0],
+	       move ? " (moved by mremap)" : "");
 	fflush(stdout);
 	for (;;)
 		pause();
@@ -732,9 +754,10 @@ static int soak_run(unsigned int seconds, int procs, uint64_t hidden,
 
 int main(int argc, char **argv)
 {
-	if (argc == 4 && !strcmp(argv[1], "hold"))
+	if ((argc == 4 || (argc == 5 && !strcmp(argv[4], "move"))) &&
+	    !strcmp(argv[1], "hold"))
 		return hold(strtoull(argv[2], NULL, 0),
-			    strtoull(argv[3], NULL, 0));
+			    strtoull(argv[3], NULL, 0), argc == 5);
 	if (argc == 4 && !strcmp(argv[1], "map"))
 		return map_once(strtoull(argv[2], NULL, 0),
 				strtoull(argv[3], NULL, 0));
@@ -747,7 +770,7 @@ int main(int argc, char **argv)
 				strtoull(argv[5], NULL, 0),
 				strtoull(argv[6], NULL, 0),
 				strtoull(argv[7], NULL, 0));
-	fprintf(stderr, "usage: %s hold PHYS SIZE | map PHYS SIZE | access HIDDEN | soak SECONDS PROCS HIDDEN HSIZE IVSHMEM ISIZE\n",
+	fprintf(stderr, "usage: %s hold PHYS SIZE [move] | map PHYS SIZE | access HIDDEN | soak SECONDS PROCS HIDDEN HSIZE IVSHMEM ISIZE\n",
 		argv[0]);
 	return 2;
 }

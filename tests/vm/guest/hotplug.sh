@@ -95,10 +95,11 @@ cp $pat_list /tmp/pat.start
 # Memory hot-plug: the holder maps a range where the host then plugs a
 # DIMM; the kernel must not online a block of it while that mapping lives.
 
-# hold ADDR SIZE: a process that maps ADDR+SIZE and sleeps (holder_pid)
+# hold ADDR SIZE [move]: a process that maps ADDR+SIZE (and moves the
+# mapping with mremap) and sleeps (holder_pid)
 hold() {
 	local i=0
-	hotplug hold "$1" "$2" > /tmp/hold.out 2>&1 &
+	hotplug hold "$@" > /tmp/hold.out 2>&1 &
 	holder_pid=$!
 	while ! grep -q '^HOLD-' /tmp/hold.out && [ $i -lt 100 ]; do
 		sleep 0.1
@@ -196,8 +197,9 @@ if [ -r $MEM/block_size_bytes ] && [ -w $MEM/auto_online_blocks ]; then
 	# block waits offline until the mapping is gone
 	echo online > $MEM/auto_online_blocks
 	H2=$((A2 + 0x5000))
-	check "hold: a process maps $(hx $H2)+8K (in DIMM 2) before the plug" \
-		hold $H2 0x2000
+	check "hold: a process maps $(hx $H2)+8K (in DIMM 2) and moves the mapping (mremap) before the plug" \
+		hold $H2 0x2000 move
+	indent /tmp/hold.out
 	check "the host plugs DIMM 2 ($(hx $BS) at $(hx $A2)); its block appears" \
 		plug dimm2 $A2 $BS
 	check "auto-online: the kernel's online of block $B2 was refused, it is offline" \
