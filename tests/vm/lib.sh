@@ -184,3 +184,72 @@ vm_elapsed() {
 	b=${now/./}
 	printf '%d.%03d' $(((b - a) / 1000000)) $((((b - a) / 1000) % 1000))
 }
+
+# ---------------------------------------------------------------------------
+# For guest runs that need more than vm_boot's fixed machine (tests/vm/
+# hotplug.sh): a guest program built like probe.c, and QEMU started in the
+# background with the caller's machine arguments and an HMP monitor that
+# the host drives while the guest runs.
+
+# vm_guest_cc KVER SRC OUT: SRC as a static program for kernel KVER's user
+# space (-m32 for a 32-bit kernel), with the helper's UAPI header
+vm_guest_cc() {
+	local m32=()
+	vm_is_32bit "$1" && m32=(-m32)
+	gcc "${m32[@]}" -D_FILE_OFFSET_BITS=64 -O2 -Wall -Wextra -Werror \
+		-static -I"$vm_top/kmod/uapi" -o "$3" "$2" ||
+		vm_die "cannot build $2 (gcc-multilib installed?)"
+}
+
+# vm_qemu_start KVER WORK LIMIT APPEND QEMU-ARGS...: boot KVER with
+# WORK/initrd.gz and the kernel command line APPEND, QEMU's memory, CPU and
+# device arguments given by the caller, and return at once. The console
+# goes to WORK/console.log, each line prefixed with the host's time since
+# the start as vm_boot prints it; the monitor (HMP) reads WORK/mon.in and
+# writes WORK/monitor.log (vm_monitor). Sets vm_qemu_pid (`wait` for it
+# with vm_qemu_end: its status is QEMU's, 124 on timeout) and vm_qemu_t0,
+# the start for vm_elapsed.
+vm_qemu_start() {
+	local kver=$1 work=$2 limit=$3 append=$4
+	shift 4
+	rm -f "$work/mon.in" "$work/mon.out"
+	mkfifo "$work/mon.in" "$work/mon.out" || vm_die "mkfifo in $work"
+	vm_qemu_t0=$EPOCHREALTIME
+	(
+		timeout -k 5 "$limit" qemu-system-x86_64 -accel tcg -cpu max \
+			-nographic -no-reboot -net none \
+			-kernel "/boot/vmlinuz-$kver" -initrd "$work/initrd.gz" \
+			-append "$append" \
+			-chardev "pipe,id=vmmon,path=$work/mon" \
+			-mon chardev=vmmon,mode=readline "$@" < /dev/null 2>&1 |
+		while IFS= read -r line; do
+			line=${line%$'\r'}
+			printf '%s %s\n' "$(vm_elapsed "$vm_qemu_t0")" "$line"
+		done > "$work/console.log"
+		exit "${PIPESTATUS[0]}"
+	) &
+	vm_qemu_pid=$!
+	# read and write end at once: neither open blocks, whether QEMU has
+	# opened its ends yet or not; the reader is stopped by vm_qemu_end
+	exec {vm_mon_out}<> "$work/mon.out"
+	exec {vm_mon_in}<> "$work/mon.in"
+	cat <&"$vm_mon_out" > "$work/monitor.log" &
+	vm_mon_cat=$!
+}
+
+# vm_monitor COMMAND: one HMP command to the QEMU of vm_qemu_start
+vm_monitor() {
+	printf '%s\n' "$1" >&"$vm_mon_in"
+}
+
+# vm_qemu_end: wait for QEMU to end, stop the monitor reader; returns
+# QEMU's status
+vm_qemu_end() {
+	local rc
+	wait "$vm_qemu_pid"
+	rc=$?
+	kill "$vm_mon_cat" 2> /dev/null
+	wait "$vm_mon_cat" 2> /dev/null
+	exec {vm_mon_in}>&- {vm_mon_out}<&-
+	return "$rc"
+}

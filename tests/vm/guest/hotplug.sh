@@ -1,0 +1,294 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=dash
+#
+# The hot-plug, debugger-access and soak guest run (tests/vm/hotplug.sh),
+# run by /init in the QEMU guest (busybox sh). TAP lines on the serial
+# console as guest/tests.sh prints them, then "1..N" and "VM-SUMMARY N F".
+#
+# Machine (hotplug.sh): 1 GiB of RAM with two DIMM slots, 8 MiB of it
+# hidden at $HIDDEN (memmap=), ivshmem-plain (2 GiB BAR2), 2 CPUs. The
+# host plugs a DIMM when the guest prints "VM-PLUG NAME ADDRESS SIZE"
+# (QEMU monitor: object_add memory-backend-ram + device_add pc-dimm at
+# exactly that address); the guest maps the range before it asks.
+#
+# Every check is printed whatever happened before it, so the number of
+# checks per guest is fixed (vm_expected in hotplug.sh).
+set -u
+
+# shellcheck source=/dev/null # written by hotplug.sh
+. /data/env
+
+MARK="pfnmap-vm-hotplug-start-$$"
+MEM=/sys/devices/system/memory
+pat_list=/sys/kernel/debug/x86/pat_memtype_list
+T=0
+F=0
+
+ok() { T=$((T + 1)); echo "ok $T - $*"; }
+notok() { T=$((T + 1)); F=$((F + 1)); echo "not ok $T - $*"; }
+skip() { T=$((T + 1)); echo "ok $T - $1 # SKIP $2"; }
+diag() { echo "# $*"; }
+indent() { sed -n 's/^/#   /;1,20p' "$@"; }
+hx() { printf '0x%x' "$1"; }
+phys() { printf '0x%08x' "$1"; }	# as the kernel's %#010llx prints
+
+check() {	# DESC CMD...: CMD's status decides
+	local d=$1
+	shift
+	if "$@" > /tmp/check.out 2>&1; then
+		ok "$d"
+	else
+		notok "$d"
+		indent /tmp/check.out
+	fi
+}
+
+# hp_tap PREFIX CMD...: a TAP line per PASS/FAIL line of the program, then
+# one for its END line (present, agreeing with the lines seen, and with
+# the exit status)
+hp_tap() {
+	local p=$1 l rc n=0 nf=0 end="" want want_rc=0
+	shift
+	"$@" > /tmp/tap.out 2>&1
+	rc=$?
+	while IFS= read -r l; do
+		case $l in
+		PASS:*) ok "$p${l#PASS: }"; n=$((n + 1)) ;;
+		FAIL:*) notok "$p${l#FAIL: }"; n=$((n + 1)); nf=$((nf + 1)) ;;
+		END:*) end=${l#END: } ;;
+		*) diag "$p$l" ;;
+		esac
+	done < /tmp/tap.out
+	want="$n checks, $nf failed"
+	[ $nf = 0 ] || want_rc=1
+	if [ "$end" = "$want" ] && [ $rc = $want_rc ]; then
+		ok "${p}ran to its end: $want, exit status $rc"
+	else
+		notok "${p}exit status $rc, END '$end' (want '$want' and status $want_rc)"
+	fi
+}
+
+# since_mark: the kernel log since the marker, in /tmp/dmesg
+since_mark() {
+	dmesg > /tmp/dmesg.all
+	sed -n "/$MARK/,\$p" /tmp/dmesg.all > /tmp/dmesg
+}
+
+echo "# pfnmap hotplug guest $GUEST: kernel $(uname -r) $(uname -m), $(cut -d' ' -f1 /proc/uptime) s after boot"
+echo "$MARK" > /dev/kmsg
+exec 3>&1
+
+check "insmod /pfnmap.ko" insmod /pfnmap.ko
+check "/proc/iomem shows the hidden memory as Reserved" \
+	grep -q "^ *$(printf %x $((HIDDEN)))-$(printf %x $((HIDDEN + HIDDEN_SIZE - 1))) : Reserved" /proc/iomem
+IV=0
+for d in /sys/bus/pci/devices/*; do
+	if [ "$(cat "$d/vendor"):$(cat "$d/device")" = 0x1af4:0x1110 ]; then
+		IV=$(sed -n 3p "$d/resource" | cut -d' ' -f1)
+	fi
+done
+check "ivshmem BAR2 found ($(hx $((IV))))" [ $((IV)) != 0 ]
+cp $pat_list /tmp/pat.start
+
+# ---------------------------------------------------------------------------
+# Memory hot-plug: the holder maps a range where the host then plugs a
+# DIMM; the kernel must not online a block of it while that mapping lives.
+
+# hold ADDR SIZE [move]: a process that maps ADDR+SIZE (and moves the
+# mapping with mremap) and sleeps (holder_pid)
+hold() {
+	local i=0
+	hotplug hold "$@" > /tmp/hold.out 2>&1 &
+	holder_pid=$!
+	while ! grep -q '^HOLD-' /tmp/hold.out && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	grep -q '^HOLD-READY' /tmp/hold.out
+}
+
+unhold() {
+	kill "$holder_pid" 2> /dev/null
+	wait "$holder_pid" 2> /dev/null
+}
+
+# plug NAME ADDR SIZE: ask the host for a DIMM there; wait until every
+# memory block of it exists
+plug() {
+	local a=$(($2)) n=$(($3)) b i=0
+	# on the console even inside check (fd 3: the script's stdout)
+	echo "VM-PLUG $1 $(hx $a) $(hx $n)" >&3
+	while [ $i -lt 300 ]; do
+		b=$((a / BS))
+		while [ $b -lt $(((a + n) / BS)) ] && [ -e "$MEM/memory$b/state" ]; do
+			b=$((b + 1))
+		done
+		[ $b = $(((a + n) / BS)) ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+state() { cat "$MEM/memory$1/state" 2> /dev/null; }
+
+# online N: echo online > memoryN/state; status and stderr in online_rc,
+# /tmp/online.err
+online() {
+	echo online 2> /tmp/online.err > "$MEM/memory$1/state"
+	# shellcheck disable=SC2320 # echo's status: the write's
+	online_rc=$?
+}
+
+memtotal() { sed -n 's/^MemTotal: *\([0-9]*\) kB$/\1/p' /proc/meminfo; }
+
+# refused_msg ADDR SIZE HOLDER-ADDR HOLDER-SIZE: the helper's dmesg line
+# for the block at ADDR, naming the holder
+refused_msg() {
+	since_mark
+	grep -qF "pfnmap: memory [mem $(phys $(($1)))-$(phys $(($1 + $2 - 1)))] not onlined: pid $holder_pid (hotplug) maps [mem $(phys $(($3)))-$(phys $(($3 + $4 - 1)))] through /dev/pfnmap" /tmp/dmesg
+}
+
+HP_CHECKS=18
+if [ -r $MEM/block_size_bytes ] && [ -w $MEM/auto_online_blocks ]; then
+	BS=$((0x$(cat $MEM/block_size_bytes)))
+	A1=$((HP_BASE))
+	A2=$((HP_BASE + 2 * BS))
+	B1=$((A1 / BS))
+	B2=$((A2 / BS))
+	diag "memory hot-plug: blocks of $(hx $BS); DIMM 1 at $(hx $A1) (blocks $B1, $((B1 + 1))), DIMM 2 at $(hx $A2) (block $B2)"
+	mem0=$(memtotal)
+
+	# DIMM 1, auto-online off: a user's online of the mapped block is
+	# refused with EBUSY, the other block onlines
+	echo offline > $MEM/auto_online_blocks
+	H1=$((A1 + BS + 0x10000))
+	check "hold: a process maps $(hx $H1)+8K (in DIMM 1's second block) before the plug" \
+		hold $H1 0x2000
+	indent /tmp/hold.out
+	check "the host plugs DIMM 1 ($(hx $((2 * BS))) at $(hx $A1)); its blocks appear" \
+		plug dimm1 $A1 $((2 * BS))
+	check "/proc/iomem: the DIMM is System RAM now" \
+		grep -q "^ *$(printf %x $A1)-$(printf %x $((A1 + 2 * BS - 1))) : System RAM" /proc/iomem
+	check "with auto-online off both blocks are offline" \
+		[ "$(state $B1) $(state $((B1 + 1)))" = "offline offline" ]
+	hotplug map $H1 0x1000 > /tmp/map.out 2>&1
+	check "a new mmap of the added, offline memory is refused as System RAM ($(cat /tmp/map.out))" \
+		grep -qx 'MAP: EPERM' /tmp/map.out
+	online $B1
+	check "block $B1 (not mapped) onlines (echo status $online_rc)" \
+		[ "$online_rc $(state $B1)" = "0 online" ]
+	online $((B1 + 1))
+	if [ $online_rc != 0 ] && grep -q 'Device or resource busy' /tmp/online.err &&
+		[ "$(state $((B1 + 1)))" = offline ]; then
+		ok "block $((B1 + 1)) (mapped): echo online fails with EBUSY, the block stays offline"
+	else
+		notok "block $((B1 + 1)) (mapped): echo online status $online_rc, '$(cat /tmp/online.err)', state '$(state $((B1 + 1)))' (want EBUSY and offline)"
+	fi
+	check "dmesg: the helper names the block, the holder and its range" \
+		refused_msg $((A1 + BS)) $BS $H1 0x2000
+	unhold
+	online $((B1 + 1))
+	check "once the holder is gone, block $((B1 + 1)) onlines (echo status $online_rc)" \
+		[ "$online_rc $(state $((B1 + 1)))" = "0 online" ]
+
+	# DIMM 2, auto-online on: the kernel's own online is refused; the
+	# block waits offline until the mapping is gone
+	echo online > $MEM/auto_online_blocks
+	H2=$((A2 + 0x5000))
+	check "hold: a process maps $(hx $H2)+8K (in DIMM 2) and moves the mapping (mremap) before the plug" \
+		hold $H2 0x2000 move
+	indent /tmp/hold.out
+	check "the host plugs DIMM 2 ($(hx $BS) at $(hx $A2)); its block appears" \
+		plug dimm2 $A2 $BS
+	check "auto-online: the kernel's online of block $B2 was refused, it is offline" \
+		[ "$(state $B2)" = offline ]
+	check "dmesg: the refusal of block $B2 names the holder" \
+		refused_msg $A2 $BS $H2 0x2000
+	unhold
+	online $B2
+	check "once the holder is gone, block $B2 onlines (echo status $online_rc)" \
+		[ "$online_rc $(state $B2)" = "0 online" ]
+	mem1=$(memtotal)
+	check "MemTotal grew by the three blocks ($mem0 kB -> $mem1 kB)" \
+		[ $((mem1 - mem0)) = $((3 * BS / 1024)) ]
+	echo offline > $MEM/auto_online_blocks
+
+	# What PAT made of it: the holders' reservations were taken while
+	# their ranges were not RAM, and x86 frees a reservation by what its
+	# range is at munmap time (free_pfn_range(): System RAM now, so it
+	# frees nothing). Those two stay listed, a kernel limit (pfnmap(4));
+	# anything else that changed would be the helper's.
+	grep -vx -e "PAT: \[mem 0x$(printf %016x $H1)-0x$(printf %016x $((H1 + 0x2000)))\] write-back" \
+		-e "PAT: \[mem 0x$(printf %016x $H2)-0x$(printf %016x $((H2 + 0x2000)))\] write-back" \
+		$pat_list > /tmp/pat.now
+	diag "holders' reservations still listed: $(($(wc -l < $pat_list) - $(wc -l < /tmp/pat.now))) of 2"
+	if cmp -s /tmp/pat.start /tmp/pat.now; then
+		ok "pat_memtype_list: no change across the hot-plug but the holders' two reservations"
+	else
+		notok "pat_memtype_list: changed across the hot-plug beyond the holders' reservations"
+		diff /tmp/pat.start $pat_list > /tmp/pat.diff
+		indent /tmp/pat.diff
+	fi
+	# a mapping of the hot-added RAM (allow_ram) for the soak's end check
+	echo 1 > /sys/module/pfnmap/parameters/allow_ram
+	hotplug map $A2 0x1000 > /tmp/map.out 2>&1
+	check "allow_ram=1: the hot-added, online RAM maps ($(cat /tmp/map.out))" \
+		grep -qx 'MAP: success' /tmp/map.out
+	echo 0 > /sys/module/pfnmap/parameters/allow_ram
+	hotplug map $A2 0x1000 > /tmp/map.out 2>&1
+	check "allow_ram=0: the hot-added, online RAM is refused ($(cat /tmp/map.out))" \
+		grep -qx 'MAP: EPERM' /tmp/map.out
+else
+	i=0
+	while [ $i -lt $HP_CHECKS ]; do
+		skip "memory hot-plug check $((i + 1))" "no memory hot-plug in this kernel (CONFIG_MEMORY_HOTPLUG off)"
+		i=$((i + 1))
+	done
+fi
+
+# ---------------------------------------------------------------------------
+diag "debugger access: ptrace and /proc/PID/mem on RAM and non-RAM mappings"
+hp_tap "access: " hotplug access "$HIDDEN"
+
+# ---------------------------------------------------------------------------
+diag "soak: $SOAK_PROCS processes for $SOAK_SECONDS s"
+cp $pat_list /tmp/pat.before
+hp_tap "soak: " hotplug soak "$SOAK_SECONDS" "$SOAK_PROCS" "$HIDDEN" "$HIDDEN_SIZE" \
+	"$(hx $((IV)))" 0x4000000
+if diff /tmp/pat.before $pat_list > /tmp/pat.diff; then
+	ok "pat_memtype_list after the soak: as before it ($(wc -l < $pat_list) entries)"
+else
+	notok "pat_memtype_list after the soak differs from before it:"
+	indent /tmp/pat.diff
+fi
+check "rmmod pfnmap once the soak has ended" rmmod pfnmap
+
+# ---------------------------------------------------------------------------
+diag "kernel health since the marker"
+since_mark
+sed 's/^/# dmesg: /' /tmp/dmesg
+check "dmesg read, with the marker written before the tests" \
+	sh -c "head -n1 /tmp/dmesg | grep -qF '$MARK'"
+grep -e WARNING -e BUG -e Oops -e 'Call Trace' -e 'x86/PAT:' -e usercopy \
+	-e 'Bad page' -e 'ioremap on RAM' /tmp/dmesg > /tmp/dmesg.bad 2>&1
+rc=$?
+if [ $rc = 1 ] && grep -qF "$MARK" /tmp/dmesg; then
+	ok "dmesg since the marker: no WARNING, BUG, Oops, Call Trace, x86/PAT:, usercopy, Bad page, ioremap on RAM"
+else
+	notok "dmesg since the marker: grep status $rc (want 1, no match)"
+	indent /tmp/dmesg.bad
+fi
+taint=$(cat /proc/sys/kernel/tainted)
+case $taint in
+'' | *[!0-9]*)
+	notok "/proc/sys/kernel/tainted reads '$taint', not a number" ;;
+*)
+	check "tainted $taint: no bit beyond 4096|8192 (out-of-tree, unsigned)" \
+		[ $((taint & ~(4096 | 8192))) = 0 ] ;;
+esac
+
+echo "1..$T"
+echo "# guest $GUEST: $T tests, $F failed, $(cut -d' ' -f1 /proc/uptime) s after boot"
+echo "VM-SUMMARY $T $F"

@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The memory hot-plug, debugger-access and soak guest run (ctest
+# vm-hotplug/GUEST):
+#
+#   tests/vm/hotplug.sh GUEST CLI
+#
+# GUEST is 6.1-amd64, 6.12-amd64 or 6.1-686-pae, as for run.sh; CLI the
+# pfnmap binary of the guest's word size (the initramfs carries it, as
+# every guest run's does). Builds pfnmap.ko against the guest kernel's
+# headers and tests/vm/hotplug.c for its user space, boots a machine with
+# 1 GiB of RAM and two DIMM slots (-m 1G,slots=2,maxmem=4G), 8 MiB of it
+# hidden at 0x3e000000, an ivshmem-plain device and two CPUs, and serves
+# the guest's requests "VM-PLUG NAME ADDRESS SIZE" on the console by
+# plugging a DIMM there through the QEMU monitor (guest/hotplug.sh maps the
+# range first). Then the guest's TAP lines are checked as run.sh checks
+# them: every check passed, exactly the expected number ran.
+#
+# SOAK_SECONDS (default 60) and SOAK_PROCS (8) size the soak; VM_TIMEOUT
+# (default 240 s) is the hard stop; KEEP=1 keeps the work dir. The run
+# takes about 90 s on an idle 2-core machine, most of it the soak.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/vm/lib.sh
+. "$here/lib.sh"
+
+# Exact number of guest checks and of skips among them (see vm_expected in
+# run.sh for how to update them): the 686-pae kernel has no memory
+# hot-plug, so its 18 hot-plug checks are skips.
+vm_expected() {	# GUEST: "CHECKS SKIPS"
+	case $1 in
+	6.1-amd64 | 6.12-amd64) echo "42 0" ;;
+	6.1-686-pae) echo "42 18" ;;
+	esac
+}
+
+[ $# = 2 ] || vm_die "usage: $0 GUEST CLI"
+guest=$1
+cli=$2
+limit=${VM_TIMEOUT:-240}
+soak_seconds=${SOAK_SECONDS:-60}
+soak_procs=${SOAK_PROCS:-8}
+hp_base=0x100000000	# QEMU's device memory region with -m 1G (pc)
+
+[ -e "$cli" ] || vm_die "guest $guest: no pfnmap CLI at $cli"
+kver=$(vm_kernel "$guest") || exit 1
+vm_check_host "$kver"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/pfnmap-hotplug.XXXXXX")
+shm=$(mktemp /dev/shm/pfnmap-hotplug.XXXXXX)
+# shellcheck disable=SC2317 # called by the trap
+cleanup() {
+	rm -f "$shm"
+	if [ "${KEEP:-0}" = 1 ]; then
+		echo "# work directory kept: $work"
+	else
+		rm -rf "$work"
+	fi
+}
+trap cleanup EXIT
+
+echo "# guest $guest (hotplug): kernel $kver, CLI $cli"
+vm_build_module "$kver" "$work"
+vm_guest_cc "$kver" "$here/hotplug.c" "$work/hotplug"
+cat > "$work/env" <<EOF
+GUEST=$guest
+HIDDEN=0x3e000000
+HIDDEN_SIZE=0x800000
+HP_BASE=$hp_base
+SOAK_SECONDS=$soak_seconds
+SOAK_PROCS=$soak_procs
+EOF
+vm_build_initrd "$kver" "$work" "$cli" "$here/guest/hotplug.sh" \
+	"$work/hotplug:bin/hotplug" "$work/env:data/env"
+truncate -s 2G "$shm"
+
+# shellcheck disable=SC2016 # the $ of memmap= is literal
+vm_qemu_start "$kver" "$work" "$limit" \
+	'console=ttyS0 quiet panic=-1 tsc=unstable memmap=8M$0x3e000000' \
+	-m 1G,slots=2,maxmem=4G -smp 2 \
+	-object "memory-backend-file,id=hm,mem-path=$shm,size=2G,share=on" \
+	-device ivshmem-plain,memdev=hm
+
+# Serve the guest's plug requests until QEMU ends: a DIMM of exactly the
+# size asked for, at exactly the address asked for, each name once
+served=" "
+while kill -0 "$vm_qemu_pid" 2> /dev/null; do
+	while read -r _ _ name addr size; do
+		case $served in *" $name "*) continue ;; esac
+		served+="$name "
+		vm_monitor "object_add memory-backend-ram,id=$name-mem,size=$((size))"
+		vm_monitor "device_add pc-dimm,id=$name,memdev=$name-mem,addr=$((addr))"
+		vm_monitor "info memory-devices"
+		echo "$(vm_elapsed "$vm_qemu_t0") # host: plugged $name, $size bytes at $addr" >> "$work/host.log"
+	done < <([ -e "$work/console.log" ] &&
+		grep -E '^[0-9.]+ VM-PLUG [a-z0-9]+ 0x[0-9a-f]+ 0x[0-9a-f]+$' \
+			"$work/console.log")
+	sleep 0.2
+done
+vm_qemu_end
+qemu_rc=$?
+
+status=0
+grep -E '^[0-9.]+ (ok |not ok |# |1\.\.|VM-)' "$work/console.log"
+[ -e "$work/host.log" ] && cat "$work/host.log"
+if grep -q '^Error' "$work/monitor.log"; then
+	echo "not ok - host: the QEMU monitor reported errors:"
+	grep -B1 '^Error' "$work/monitor.log" | sed 's/^/#   /'
+	status=1
+fi
+boot=$(sed -n 's/^\([0-9.]*\) .*# pfnmap hotplug guest .*/\1/p' "$work/console.log")
+done_at=$(sed -n 's/^\([0-9.]*\) VM-SUMMARY .*/\1/p' "$work/console.log")
+summary=$(sed -n 's/^[0-9.]* VM-SUMMARY \([0-9]*\) \([0-9]*\)$/\1 \2/p' \
+	"$work/console.log")
+last=$(tail -n1 "$work/console.log" | cut -d' ' -f1)
+echo "# guest $guest (hotplug): tests started ${boot:-never} s after QEMU started, finished ${done_at:-never} s, QEMU exited at ${last:-?} s (status $qemu_rc)"
+sed -n 's/^[0-9.]* SOAK-FIGURES /# guest '"$guest"' soak: /p' "$work/console.log"
+
+if [ "$qemu_rc" = 124 ] || [ "$qemu_rc" = 137 ]; then
+	echo "not ok - guest $guest: timed out after $limit s"
+	status=1
+fi
+if [ -z "$summary" ]; then
+	echo "not ok - guest $guest: no summary line; the last console lines:"
+	tail -n 40 "$work/console.log" | sed 's/^/#   /'
+	status=1
+else
+	read -r total failed <<< "$summary"
+	read -r want_total want_skips <<< "$(vm_expected "$guest")"
+	oks=$(grep -cE '^[0-9.]+ ok [0-9]+ ' "$work/console.log")
+	nots=$(grep -cE '^[0-9.]+ not ok [0-9]+ ' "$work/console.log")
+	skips=$(grep -cE '^[0-9.]+ ok [0-9]+ .* # SKIP' "$work/console.log")
+	nums=$(sed -nE 's/^[0-9.]+ (not )?ok ([0-9]+) .*/\2/p' "$work/console.log" |
+		tr '\n' ' ')
+	plan=$(sed -nE 's/^[0-9.]+ 1\.\.([0-9]+)$/\1/p' "$work/console.log")
+	echo "# guest $guest (hotplug): $total guest checks ($skips skipped), $failed failed; ok $((oks - skips)), not ok $nots, skip $skips"
+	if [ "$failed" != 0 ] || [ "$nots" != 0 ]; then
+		echo "not ok - guest $guest: $failed guest checks failed"
+		status=1
+	fi
+	if [ $((oks + nots)) != "$total" ] || [ "$plan" != "$total" ] ||
+		[ "$nums" != "$(seq -s ' ' 1 "$total") " ]; then
+		echo "not ok - guest $guest: the TAP lines are not exactly 1..$total (plan '$plan', $oks ok, $nots not ok)"
+		status=1
+	fi
+	if [ "$total" != "$want_total" ] || [ "$skips" != "$want_skips" ]; then
+		echo "not ok - guest $guest: $total checks with $skips skipped, expected exactly $want_total with $want_skips skipped (vm_expected in tests/vm/hotplug.sh)"
+		status=1
+	else
+		echo "ok - guest $guest: exactly the $want_total expected checks ran, $want_skips of them skipped"
+	fi
+fi
+
+echo "# guest $guest (hotplug): $([ $status = 0 ] && echo PASS || echo FAIL)"
+exit $status
