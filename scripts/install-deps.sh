@@ -46,7 +46,7 @@ pkgs=(build-essential cmake ninja-build pkg-config gcc-multilib valgrind
       mandoc groff-base man-db bash-completion zsh fish dkms
       clang libclang-rt-14-dev)	# libFuzzer, ASan, UBSan (tests/fuzz,
 				# test.sh's build-asan), build-matrix.sh
-[ $want_vm = 1 ] && pkgs+=(qemu-system-x86 busybox-static cpio
+[ $want_vm = 1 ] && pkgs+=(qemu-system-x86 busybox-static cpio xz-utils
 			   linux-image-amd64 linux-image-686-pae:i386)
 apt_get install --no-install-recommends "${pkgs[@]}"
 
@@ -68,7 +68,7 @@ fi
 # machine, and the guest tests fail (never skip) when something is missing
 if [ $want_vm = 1 ]; then
 	missing=()
-	for t in qemu-system-x86_64 cpio gzip readelf; do
+	for t in qemu-system-x86_64 cpio gzip xz readelf; do
 		command -v "$t" > /dev/null || missing+=("$t")
 	done
 	for f in /bin/busybox /usr/lib/pfnmap-i386/busybox /lib/ld-linux.so.2 \
