@@ -62,7 +62,10 @@ static void print_helper(void)
 	if (t.fd < 0)
 		msg = errno == ENOENT ? "not loaded" : strerror(errno);
 	else if (ioctl(t.fd, PFNMAP_IOC_GET_INFO, &t.info) < 0)
-		msg = "does not answer GET_INFO";
+		msg = errno == ENOTTY &&
+		      !ioctl(t.fd, PFNMAP_IOC_GET_INFO_ABI1, &t.info) ?
+		      "speaks ABI 1: load the helper that came with this pfnmap" :
+		      "does not answer GET_INFO";
 	if (msg)
 		printf("helper: %s: %s\n", PFNMAP_DEV, msg);
 	else

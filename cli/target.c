@@ -70,7 +70,13 @@ static int load_and_open(struct target *t, const struct options *o, int flags)
 static int helper_info(struct target *t)
 {
 	memset(&t->info, 0, sizeof(t->info));
-	if (ioctl(t->fd, PFNMAP_IOC_GET_INFO, &t->info) < 0) {
+	if (ioctl(t->fd, PFNMAP_IOC_GET_INFO, &t->info) < 0 && errno == ENOTTY &&
+	    ioctl(t->fd, PFNMAP_IOC_GET_INFO_ABI1, &t->info) == 0) {
+		pf_error("%s speaks ABI version %u, this pfnmap speaks %u: load the helper that came with this pfnmap", t->path,
+		    t->info.abi_version, PFNMAP_ABI_VERSION);
+		return EXIT_NOHELPER;
+	}
+	if (t->info.size == 0) {
 		pf_error("%s does not answer PFNMAP_IOC_GET_INFO (%s): it is not the pfnmap helper", t->path, strerror(errno));
 		return EXIT_NOHELPER;
 	}
@@ -189,6 +195,8 @@ const char *applied_name(enum pfnmap_cache c)
 		return "wt";
 	case PFNMAP_CACHE_WP:
 		return "wp";
+	case PFNMAP_CACHE_UC_STRONG:
+		return "strong-uc";
 	default:
 		return "unknown";
 	}
@@ -215,23 +223,35 @@ enum pfnmap_cache target_applied(struct target *t)
 	}
 }
 
-static const char *mmap_rule(int errnum)
+/* Did lockdown refuse the helper's last mmap? It says so (ABI 2) */
+static bool helper_locked_down(const struct target *t)
+{
+	struct pfnmap_info info;
+
+	memset(&info, 0, sizeof(info));
+	return !ioctl(t->fd, PFNMAP_IOC_GET_INFO, &info) &&
+	       (info.flags & PFNMAP_INFO_LOCKDOWN);
+}
+
+/*
+ * The helper's refusals (pfnmap(4), ERRORS) in words; NULL for errors that
+ * the mmap core gives for its own reasons, which strerror() words well
+ */
+static const char *mmap_rule(const struct target *t, int errnum)
 {
 	switch (errnum) {
 	case EPERM:
+		if (helper_locked_down(t))
+			return NULL;	/* target_mmap_error() says it */
 		return "it is System RAM that the kernel manages, which the helper refuses; load pfnmap with allow_ram=1 to map it (write-back only)";
+	case EADDRINUSE:
+		return "a driver claimed it exclusively (IORESOURCE_EXCLUSIVE), which forbids mapping it into user space; pfnmap info names the driver: unbind it to map the range";
 	case EXDEV:
-		return "it mixes System RAM with other memory; split it at the boundary /proc/iomem shows";
-	case EOVERFLOW:
-		return "it does not fit the physical address space";
-	case ERANGE:
-		return "it ends beyond the CPU's physical address width";
+		return "it mixes System RAM with addresses that are not System RAM; split it where System RAM ends (see /proc/iomem)";
 	case EOPNOTSUPP:
 		return "System RAM can only be mapped write-back (--cache=wb or auto)";
 	case EBUSY:
 		return "the kernel would map it with another cache type (an existing mapping or the MTRRs decide); use the type `pfnmap info` shows, or --cache=auto";
-	case EAGAIN:
-		return "remap_pfn_range() failed, usually because x86 PAT found a mapping of the range with a conflicting cache type (see dmesg); use --cache=auto or that mapping's type";
 	default:
 		return NULL;
 	}
@@ -240,10 +260,17 @@ static const char *mmap_rule(int errnum)
 int target_mmap_error(const struct target *t, int errnum, uint64_t start,
 		      uint64_t size)
 {
-	const char *rule = t->helper ? mmap_rule(errnum) : NULL;
+	const char *rule = t->helper ? mmap_rule(t, errnum) : NULL;
+	const char *lock = kernel_lockdown();
 	unsigned long long s = start, e = start + (size - 1);
 
-	if (rule)
+	if (t->helper && errnum == ERANGE)
+		pf_error("the helper refuses 0x%llx-0x%llx: it ends beyond the %u-bit physical addresses the helper can map (phys-bits in pfnmap info)", s, e, target_phys_bits(t));
+	else if (t->helper && errnum == EFBIG)
+		pf_error("the helper refuses 0x%llx-0x%llx: one mapping may be %llu MiB at most, as the helper fills its page tables at once", s, e, (unsigned long long)(t->info.max_map >> 20));
+	else if (t->helper && errnum == EPERM && !rule)
+		pf_error("the helper refuses 0x%llx-0x%llx: the kernel is now locked down%s%s%s, which refuses physical memory access to everyone, also through a /dev/pfnmap opened before; boot without lockdown (lockdown=none, Secure Boot off) to lift it", s, e, lock ? " (" : "", lock ? lock : "", lock ? ")" : "");
+	else if (rule)
 		pf_error("the helper refuses 0x%llx-0x%llx: %s", s, e, rule);
 	else
 		pf_error("cannot map 0x%llx-0x%llx through %s: %s", s, e, t->path,

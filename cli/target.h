@@ -18,6 +18,9 @@
 
 #define PFNMAP_DEV	"/dev/" PFNMAP_DEVICE_NAME
 
+/* ABI 1's GET_INFO, before the ioctl type moved from 0xB8 to 0xB9 */
+#define PFNMAP_IOC_GET_INFO_ABI1	_IOR(0xB8, 0, struct pfnmap_info)
+
 /* A PCI memory BAR, as libpci and sysfs describe it */
 struct pci_bar {
 	char slot[16];			/* dddd:bb:dd.f */

@@ -4,14 +4,17 @@
  *
  * mmap(2) with offset = physical address maps that range with
  * remap_pfn_range(); vma->vm_pgoff is the page frame number.  The checks
- * follow mmap_mem() in drivers/char/mem.c, in the same order, with one errno
- * per rule (see uapi/pfnmap.h), a cache type chosen per open file, and a
- * check of the cache type the kernel (x86 PAT and MTRRs) really applied.
+ * follow mmap_mem() in drivers/char/mem.c, with one errno per rule (see
+ * uapi/pfnmap.h), a cache type chosen per open file and, on x86, a check of
+ * the cache type that PAT put into the page table entries.  Unlike
+ * /dev/mem, ranges that drivers claimed are allowed, except what a driver
+ * claimed exclusively (IORESOURCE_EXCLUSIVE); System RAM only on request.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/capability.h>
+#include <linux/compat.h>
 #include <linux/fs.h>
 #include <linux/highmem.h>
 #include <linux/ioport.h>
@@ -22,6 +25,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/personality.h>
 #include <linux/sched.h>
 #include <linux/security.h>
 #include <linux/slab.h>
@@ -41,13 +45,29 @@ MODULE_PARM_DESC(allow_ram,
 
 /* Per open file */
 struct pfnmap_file {
-	struct mutex lock;	/* protects the fields below */
+	/*
+	 * Protects the fields below, and is held through each mmap(), so
+	 * that the cache type an mmap() uses and the applied type it records
+	 * belong together.  Taken under mmap_lock; never take mmap_lock (no
+	 * user copies) while holding it.
+	 */
+	struct mutex lock;
 	u32 cache;		/* requested: enum pfnmap_cache */
-	u32 applied;		/* applied by the kernel to the last mmap() */
+	u32 applied;		/* applied by the kernel to the last good mmap() */
 	bool mapped;		/* an mmap() on this file has succeeded */
+	bool locked_down;	/* lockdown refused an mmap() on this file */
 };
 
-static unsigned int pfnmap_phys_bits(void)
+/*
+ * One mapping at most: remap_pfn_range() fills every page table entry at
+ * mmap() time, 8 bytes a page, about 2 GiB of page tables per TiB mapped.
+ * 64 GiB costs 128 MiB of them, bounded and affordable on any machine that
+ * has that much to map; larger BARs are mapped in parts (the CLI maps
+ * 64 MiB windows).
+ */
+#define PFNMAP_MAX_MAP		(64ULL << 30)
+
+static unsigned int pfnmap_cpu_phys_bits(void)
 {
 #ifdef CONFIG_X86
 	return boot_cpu_data.x86_phys_bits;
@@ -58,81 +78,171 @@ static unsigned int pfnmap_phys_bits(void)
 #endif
 }
 
-static bool pfnmap_wc_supported(void)
+/*
+ * Physical address bits the calling process can map: the CPU's, but no
+ * more than vm_pgoff holds (a 32-bit kernel's, or mmap2()'s 32-bit page
+ * offset for a 32-bit process) nor phys_addr_t.
+ */
+static unsigned int pfnmap_phys_bits(void)
 {
-#ifdef CONFIG_X86
-	return pat_enabled();
-#else
-	return true;
-#endif
+	unsigned int pgoff_bits = in_compat_syscall() ? 32 : BITS_PER_LONG;
+	unsigned int bits = pfnmap_cpu_phys_bits();
+
+	bits = min(bits, pgoff_bits + PAGE_SHIFT);
+	return min_t(unsigned int, bits, BITS_PER_BYTE * sizeof(phys_addr_t));
 }
 
-/* The cache type that page protection bits stand for */
+#ifdef CONFIG_X86
+static bool pfnmap_wc_supported(void)
+{
+	return pat_enabled();
+}
+
+/* The cache type that x86 page protection bits (PAT, PCD, PWT) stand for */
 static u32 pfnmap_prot_cache(pgprot_t prot)
 {
-#ifdef CONFIG_X86
 	pgprotval_t bits = pgprot_val(prot) & _PAGE_CACHE_MASK;
 
 	if (bits == cachemode2protval(_PAGE_CACHE_MODE_WB))
 		return PFNMAP_CACHE_WB;
-	if (bits == cachemode2protval(_PAGE_CACHE_MODE_UC_MINUS) ||
-	    bits == cachemode2protval(_PAGE_CACHE_MODE_UC))
+	if (bits == cachemode2protval(_PAGE_CACHE_MODE_UC_MINUS))
 		return PFNMAP_CACHE_UC;
+	if (bits == cachemode2protval(_PAGE_CACHE_MODE_UC))
+		return PFNMAP_CACHE_UC_STRONG;
 	if (bits == cachemode2protval(_PAGE_CACHE_MODE_WC))
 		return PFNMAP_CACHE_WC;
 	if (bits == cachemode2protval(_PAGE_CACHE_MODE_WT))
 		return PFNMAP_CACHE_WT;
 	if (bits == cachemode2protval(_PAGE_CACHE_MODE_WP))
 		return PFNMAP_CACHE_WP;
-#endif
 	return PFNMAP_CACHE_UNKNOWN;
 }
-
-/* Offset, wrap-around and physical address width, as mmap_mem() checks */
-static int pfnmap_check_range(struct vm_area_struct *vma, phys_addr_t start,
-			      size_t size)
+#else
+static bool pfnmap_prot_eq(pgprot_t a, pgprot_t b)
 {
-	unsigned int bits = pfnmap_phys_bits();
-	phys_addr_t last;
+	return pgprot_val(a) == pgprot_val(b);
+}
 
-	if (start >> PAGE_SHIFT != vma->vm_pgoff)
-		return -EOVERFLOW;
-	last = start + (phys_addr_t)size - 1;
-	if (last < start)
-		return -EOVERFLOW;
-	if (bits < BITS_PER_BYTE * sizeof(phys_addr_t) && (last >> bits))
+/* asm-generic/pgtable.h makes pgprot_writecombine() uncached where absent */
+static bool pfnmap_wc_supported(void)
+{
+	pgprot_t base = vm_get_page_prot(VM_READ | VM_WRITE | VM_SHARED);
+
+	return !pfnmap_prot_eq(pgprot_writecombine(base),
+			       pgprot_noncached(base));
+}
+#endif
+
+/*
+ * The range must end below 2^pfnmap_phys_bits(), as the page frame
+ * number says: the mmap core has made sure vm_pgoff + pages does not wrap.
+ */
+static int pfnmap_check_range(struct vm_area_struct *vma, size_t size)
+{
+	unsigned int pfn_bits = pfnmap_phys_bits() - PAGE_SHIFT;
+	unsigned long last_pfn = vma->vm_pgoff + (size >> PAGE_SHIFT) - 1;
+
+	if ((u64)size > PFNMAP_MAX_MAP)
+		return -EFBIG;
+	if (pfn_bits < BITS_PER_LONG && last_pfn >> pfn_bits)
 		return -ERANGE;
 	return 0;
 }
 
-/* Shared only, never executable, not inherited across fork() */
+/*
+ * Shared only, never executable, not inherited across fork().  With the
+ * READ_IMPLIES_EXEC personality the mmap core makes PROT_READ executable
+ * (do_mmap()); mprotect() does not where VM_MAYEXEC is clear, and neither
+ * does the helper: it drops VM_EXEC then rather than refusing the mapping.
+ * /dev/mem maps such a range executable.
+ */
 static int pfnmap_check_flags(struct vm_area_struct *vma)
 {
 	if (!(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL;
-	if (vma->vm_flags & VM_EXEC)
-		return -EACCES;
+	if (vma->vm_flags & VM_EXEC) {
+		if (!(current->personality & READ_IMPLIES_EXEC))
+			return -EACCES;
+		pfnmap_vm_flags_clear(vma, VM_EXEC);
+		vma->vm_page_prot = vm_get_page_prot(vma->vm_flags);
+	}
 	pfnmap_vm_flags_clear(vma, VM_MAYEXEC);
 	pfnmap_vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
 	return 0;
 }
 
+static int pfnmap_found(struct resource *res, void *arg)
+{
+	return 1;
+}
+
 /*
- * System RAM policy.  Cache types other than write-back on RAM are refused
- * here, before remap_pfn_range(), so that PAT has nothing to complain about.
+ * Does [start, end] intersect a range that must never reach user space?
+ * As iomem_is_exclusive(), which is not exported: a busy resource marked
+ * IORESOURCE_EXCLUSIVE (pci_request_regions_exclusive(), as e1000e does),
+ * and System RAM marked exclusive even when not busy (virtio-mem).  Unlike
+ * it, drivers' other busy resources are allowed (no IO_STRICT_DEVMEM), and
+ * iomem=relaxed changes nothing.  region_intersects() only sees the top
+ * level of the tree, where drivers' claims never are; walk_iomem_res_desc()
+ * (exported on 6.1 and 6.12) walks every level under resource_lock, the
+ * lock iomem_is_exclusive() takes, and calls back without it.
+ */
+static bool pfnmap_exclusive(phys_addr_t start, phys_addr_t end)
+{
+	static const unsigned long kinds[] = {
+		IORESOURCE_MEM | IORESOURCE_BUSY | IORESOURCE_EXCLUSIVE,
+		IORESOURCE_SYSTEM_RAM | IORESOURCE_EXCLUSIVE,
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(kinds); i++)
+		if (walk_iomem_res_desc(IORES_DESC_NONE, kinds[i], start, end,
+					NULL, pfnmap_found) == 1)
+			return true;
+	return false;
+}
+
+static int pfnmap_count_ram(struct resource *res, void *arg)
+{
+	*(u64 *)arg += resource_size(res);
+	return 0;
+}
+
+/*
+ * Bytes of System RAM in [start, end], counted as walk_system_ram_range()
+ * (not exported) counts them: busy System RAM resources, at any level.
+ * Addresses that no resource covers are not RAM, which region_intersects()
+ * would not tell.
+ */
+static u64 pfnmap_ram_bytes(phys_addr_t start, phys_addr_t end)
+{
+	u64 bytes = 0;
+
+	walk_iomem_res_desc(IORES_DESC_NONE,
+			    IORESOURCE_SYSTEM_RAM | IORESOURCE_BUSY, start, end,
+			    &bytes, pfnmap_count_ram);
+	return bytes;
+}
+
+/*
+ * Exclusive ranges, then the System RAM policy: all of the range RAM or
+ * none of it.  Cache types other than write-back on RAM are refused here,
+ * before remap_pfn_range(), so that PAT has nothing to complain about.
  */
 static int pfnmap_check_policy(phys_addr_t start, size_t size, u32 cache,
 			       bool *ram)
 {
-	int ret;
+	phys_addr_t end = start + size - 1;
+	u64 ram_bytes;
 
-	ret = region_intersects(start, size, IORESOURCE_SYSTEM_RAM,
-				IORES_DESC_NONE);
-	if (ret == REGION_DISJOINT) {
+	if (pfnmap_exclusive(start, end))
+		return -EADDRINUSE;
+	ram_bytes = pfnmap_ram_bytes(start, end);
+	if (!ram_bytes) {
 		*ram = false;
 		return 0;
 	}
-	if (ret != REGION_INTERSECTS)
+	if (ram_bytes != size)
 		return -EXDEV;
 	if (!READ_ONCE(allow_ram))
 		return -EPERM;
@@ -143,18 +253,47 @@ static int pfnmap_check_policy(phys_addr_t start, size_t size, u32 cache,
 }
 
 /*
- * Auto leaves the protection write-back and lets PAT/MTRR lower it in
- * remap_pfn_range(), as /dev/mem does (O_DSYNC asks for uncached there).
+ * Auto, as mmap_mem() in drivers/char/mem.c.  x86: the protection stays
+ * write-back and PAT/MTRRs lower it in remap_pfn_range(); O_DSYNC asks for
+ * UC- (phys_mem_access_prot_allowed()).  x86's phys_mem_access_prot() is not
+ * exported; what it does, clearing the encryption bit, io_remap_pfn_range()
+ * does.  Elsewhere phys_mem_access_prot() where the architecture has it,
+ * else uncached.  RAM stays write-back everywhere (the policy above).
+ */
+static pgprot_t pfnmap_auto_prot(struct file *file,
+				 struct vm_area_struct *vma, size_t size,
+				 bool ram)
+{
+	pgprot_t prot = vma->vm_page_prot;
+
+	if (ram)
+		return prot;
+#if defined(CONFIG_X86)
+	if (file->f_flags & O_DSYNC)
+		prot = pgprot_noncached(prot);
+#elif defined(__HAVE_PHYS_MEM_ACCESS_PROT)
+	prot = phys_mem_access_prot(file, vma->vm_pgoff, size, prot);
+#else
+	prot = pgprot_noncached(prot);
+#endif
+	return prot;
+}
+
+/*
+ * uc is pgprot_noncached(): UC- on x86, the type of the kernel's own MMIO
+ * mappings (ioremap(), sysfs resourceN, /dev/mem with O_DSYNC), so that a
+ * mapping of a BAR a driver maps too never conflicts; strong UC would be
+ * lowered to UC- by PAT there.  An MTRR saying WC makes UC- WC.
  */
 static int pfnmap_set_prot(struct file *file, struct vm_area_struct *vma,
 			   u32 cache, bool ram)
 {
 	pgprot_t prot = vma->vm_page_prot;
+	size_t size = vma->vm_end - vma->vm_start;
 
 	switch (cache) {
 	case PFNMAP_CACHE_AUTO:
-		if (!ram && (file->f_flags & O_DSYNC))
-			prot = pgprot_noncached(prot);
+		prot = pfnmap_auto_prot(file, vma, size, ram);
 		break;
 	case PFNMAP_CACHE_UC:
 		prot = pgprot_noncached(prot);
@@ -173,38 +312,56 @@ static int pfnmap_set_prot(struct file *file, struct vm_area_struct *vma,
 	return 0;
 }
 
-/* The cache type the kernel applied to the new mapping */
-static u32 pfnmap_applied_cache(struct vm_area_struct *vma, u32 cache)
-{
+/*
+ * The cache type of the new mapping.  x86: the PAT bits of its first page
+ * table entry; remap_pfn_range() gives every entry the one protection PAT
+ * chose for the range (track_pfn_remap()).  That is the page's PAT type:
+ * the MTRRs, which the CPU combines with it at access time, do not show.
+ * Elsewhere nothing changes the protection the helper chose.
+ */
 #ifdef CONFIG_X86
+static u32 pfnmap_applied_cache(struct vm_area_struct *vma)
+{
 	pgprot_t prot;
 
 	if (pfnmap_pte_prot(vma, vma->vm_start, &prot))
 		return PFNMAP_CACHE_UNKNOWN;
 	return pfnmap_prot_cache(prot);
-#else
-	return cache == PFNMAP_CACHE_AUTO ? PFNMAP_CACHE_UNKNOWN : cache;
-#endif
 }
+#else
+static u32 pfnmap_applied_cache(struct vm_area_struct *vma)
+{
+	pgprot_t base = vm_get_page_prot(vma->vm_flags);
+	pgprot_t prot = vma->vm_page_prot;
+
+	if (pfnmap_prot_eq(prot, base))
+		return PFNMAP_CACHE_WB;
+	if (pfnmap_prot_eq(prot, pgprot_noncached(base)))
+		return PFNMAP_CACHE_UC;
+	if (pfnmap_wc_supported() &&
+	    pfnmap_prot_eq(prot, pgprot_writecombine(base)))
+		return PFNMAP_CACHE_WC;
+	return PFNMAP_CACHE_UNKNOWN;
+}
+#endif
 
 /*
- * Record what the kernel applied; refuse a mapping that is not what was
- * explicitly asked for.  The mmap core then unmaps the range and drops its
- * PAT reservation (unmap_region() -> untrack_pfn()).
+ * Refuse a mapping that is not what was explicitly asked for, else record
+ * what the kernel applied.  The mmap core then unmaps the range and drops
+ * its PAT reservation (unmap_region() -> untrack_pfn()); a refusal leaves
+ * the record of the last good mapping alone.
  */
 static int pfnmap_check_applied(struct pfnmap_file *pf,
 				struct vm_area_struct *vma, u32 cache)
 {
-	u32 applied = pfnmap_applied_cache(vma, cache);
-	bool ok = cache == PFNMAP_CACHE_AUTO ||
-		  applied == PFNMAP_CACHE_UNKNOWN || applied == cache;
+	u32 applied = pfnmap_applied_cache(vma);
 
-	mutex_lock(&pf->lock);
+	if (cache != PFNMAP_CACHE_AUTO && applied != PFNMAP_CACHE_UNKNOWN &&
+	    applied != cache)
+		return -EBUSY;
 	pf->applied = applied;
-	if (ok)
-		pf->mapped = true;
-	mutex_unlock(&pf->lock);
-	return ok ? 0 : -EBUSY;
+	pf->mapped = true;
+	return 0;
 }
 
 /*
@@ -460,6 +617,13 @@ static const struct vm_operations_struct pfnmap_vm_ops = {
 	.access = pfnmap_access,
 };
 
+/*
+ * remap_pfn_range() turns every error of x86 PAT's track_pfn_remap() into
+ * EINVAL: a cache type that conflicts with an existing mapping of the range
+ * (the kernel logs it), the only EINVAL a VMA of this helper can meet.
+ * That is EBUSY here, as when PAT applies another type; ENOMEM (page
+ * tables) and anything else pass through.
+ */
 static int pfnmap_remap(struct vm_area_struct *vma, size_t size, bool ram)
 {
 	int ret;
@@ -470,23 +634,37 @@ static int pfnmap_remap(struct vm_area_struct *vma, size_t size, bool ram)
 	else
 		ret = io_remap_pfn_range(vma, vma->vm_start, vma->vm_pgoff,
 					 size, vma->vm_page_prot);
-	return ret ? -EAGAIN : 0;
+	return ret == -EINVAL ? -EBUSY : ret;
 }
 
-static int pfnmap_mmap(struct file *file, struct vm_area_struct *vma)
+/*
+ * Lockdown counts at every mmap(), not only at open(): a file opened before
+ * the kernel was locked down maps nothing after.  As open_port(), this
+ * refusal is the kernel's EPERM; GET_INFO's PFNMAP_INFO_LOCKDOWN tells it
+ * from the System RAM policy's.
+ */
+static int pfnmap_check_lockdown(struct pfnmap_file *pf)
 {
-	struct pfnmap_file *pf = file->private_data;
+	int ret = security_locked_down(LOCKDOWN_DEV_MEM);
+
+	if (ret)
+		pf->locked_down = true;
+	return ret;
+}
+
+static int pfnmap_mmap_locked(struct file *file, struct vm_area_struct *vma,
+			      struct pfnmap_file *pf)
+{
 	size_t size = vma->vm_end - vma->vm_start;
 	phys_addr_t start = (phys_addr_t)vma->vm_pgoff << PAGE_SHIFT;
-	u32 cache;
+	u32 cache = pf->cache;
 	bool ram;
 	int ret;
 
-	mutex_lock(&pf->lock);
-	cache = pf->cache;
-	mutex_unlock(&pf->lock);
-
-	ret = pfnmap_check_range(vma, start, size);
+	ret = pfnmap_check_lockdown(pf);
+	if (ret)
+		return ret;
+	ret = pfnmap_check_range(vma, size);
 	if (ret)
 		return ret;
 	ret = pfnmap_check_flags(vma);
@@ -506,12 +684,24 @@ static int pfnmap_mmap(struct file *file, struct vm_area_struct *vma)
 	return pfnmap_check_applied(pf, vma, cache);
 }
 
+static int pfnmap_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct pfnmap_file *pf = file->private_data;
+	int ret;
+
+	mutex_lock(&pf->lock);
+	ret = pfnmap_mmap_locked(file, vma, pf);
+	mutex_unlock(&pf->lock);
+	return ret;
+}
+
 /*
  * A refused mmap() is not unmapped through vm_ops->close on every kernel
  * (6.1 frees the VMA without calling it): drop its map here.  The core
  * zaps what pfnmap_remap() filled in only after this returns; the VMA was
  * never inserted into the process, and the address range is one that
  * mmap() has not returned, so no user of the mapping is left to notice.
+ * Locks nest mmap_lock, then the file's lock, then pfnmap_maps_lock.
  */
 static int pfnmap_mmap_tracked(struct file *file, struct vm_area_struct *vma)
 {
@@ -529,6 +719,7 @@ static int pfnmap_get_info(struct pfnmap_file *pf, void __user *argp)
 		.abi_version = PFNMAP_ABI_VERSION,
 		.phys_bits = pfnmap_phys_bits(),
 		.page_shift = PAGE_SHIFT,
+		.max_map = PFNMAP_MAX_MAP,
 	};
 
 	if (READ_ONCE(allow_ram))
@@ -542,6 +733,8 @@ static int pfnmap_get_info(struct pfnmap_file *pf, void __user *argp)
 	info.applied_cache = pf->applied;
 	if (pf->mapped)
 		info.flags |= PFNMAP_INFO_MAPPED;
+	if (pf->locked_down)
+		info.flags |= PFNMAP_INFO_LOCKDOWN;
 	mutex_unlock(&pf->lock);
 
 	if (copy_to_user(argp, &info, sizeof(info)))

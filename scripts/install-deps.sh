@@ -34,6 +34,9 @@ add_backports() {
 }
 
 dpkg --add-architecture i386
+# arm64: only Debian's kernel headers, unpacked, for the W=1 module build
+# (scripts/arm64-module-check.sh)
+dpkg --add-architecture arm64
 add_backports
 apt_get update
 
@@ -45,9 +48,10 @@ pkgs=(build-essential cmake ninja-build pkg-config gcc-multilib valgrind
       linux-headers-amd64 linux-headers-686-pae:i386
       mandoc groff-base man-db bash-completion zsh fish dkms
       lintian	# scripts/ci-packages.sh: the packages lintian clean
-      clang libclang-rt-14-dev)	# libFuzzer, ASan, UBSan (tests/fuzz,
+      clang libclang-rt-14-dev	# libFuzzer, ASan, UBSan (tests/fuzz,
 				# test.sh's build-asan), build-matrix.sh
-[ $want_vm = 1 ] && pkgs+=(qemu-system-x86 busybox-static cpio
+      gcc-aarch64-linux-gnu)	# the module for arm64 (W=1)
+[ $want_vm = 1 ] && pkgs+=(qemu-system-x86 busybox-static cpio xz-utils
 			   linux-image-amd64 linux-image-686-pae:i386)
 apt_get install --no-install-recommends "${pkgs[@]}"
 
@@ -65,11 +69,15 @@ if [ $want_vm = 1 ] && [ ! -x /usr/lib/pfnmap-i386/busybox ]; then
 	rm -rf "$tmp"
 fi
 
+# Debian's arm64 headers of the 6.1 kernel, unpacked: their package's
+# dependencies would pull in arm64 toolchains
+bash "$(dirname "$0")/arm64-module-check.sh" --fetch-only
+
 # VM: everything tests/vm/ needs must now be there; CI runs on a fresh
 # machine, and the guest tests fail (never skip) when something is missing
 if [ $want_vm = 1 ]; then
 	missing=()
-	for t in qemu-system-x86_64 cpio gzip readelf; do
+	for t in qemu-system-x86_64 cpio gzip xz readelf; do
 		command -v "$t" > /dev/null || missing+=("$t")
 	done
 	for f in /bin/busybox /usr/lib/pfnmap-i386/busybox /lib/ld-linux.so.2 \

@@ -4,10 +4,11 @@
 # Build everything and run every test: the CLI 64- and 32-bit with -Werror
 # (PFNMAP_WERROR), the helper module warning-free (W=1) against every kernel
 # whose headers are installed (6.1 amd64, 6.12 amd64 from backports, 6.1
-# 686-pae), the CLI with ASan and UBSan (clang, PFNMAP_SANITIZE), then
-# ctest on the three builds, which fails also when a build skipped other
-# tests than tests/expected-skips lists for it; the parsers' fuzz targets
-# for 60 s each (tests/fuzz); last the build matrix
+# 686-pae) and Debian's 6.1 arm64 headers, the CLI with ASan and UBSan
+# (clang, PFNMAP_SANITIZE), then ctest on the three builds, which fails
+# also when a build skipped other tests than tests/expected-skips lists for
+# it; the parsers' fuzz targets for 60 s each (tests/fuzz); last the
+# build matrix
 # (scripts/build-matrix.sh: every build type, gcc and clang, 64- and
 # 32-bit, -Werror). The README gives this command; .ci/run calls it after
 # scripts/install-deps.sh.
@@ -61,6 +62,11 @@ for d in "${kdirs[@]}"; do
 		die "the module build for $v printed warnings (see above)"
 	fi
 done
+
+# arm64, with Debian's arm64 headers (install-deps.sh unpacks them): the
+# helper's non-x86 paths compile nowhere else; 10-20 s
+log "module for arm64"
+bash scripts/arm64-module-check.sh
 
 log "CLI (i386), module against $kdir_pae"
 cmake -B build32 -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/i386-toolchain.cmake" \

@@ -12,17 +12,18 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define PFNMAP_ABI_VERSION	1
+#define PFNMAP_ABI_VERSION	2
 #define PFNMAP_DEVICE_NAME	"pfnmap"
 
 /* Cache types, per open file (PFNMAP_IOC_SET_CACHE) */
 enum pfnmap_cache {
 	PFNMAP_CACHE_AUTO = 0,	/* as /dev/mem: write-back unless PAT/MTRR say otherwise */
-	PFNMAP_CACHE_UC = 1,	/* uncached (UC-) */
+	PFNMAP_CACHE_UC = 1,	/* uncached: pgprot_noncached(), UC- on x86 (pfnmap(4)) */
 	PFNMAP_CACHE_WC = 2,	/* write-combining */
 	PFNMAP_CACHE_WB = 3,	/* write-back */
 	PFNMAP_CACHE_WT = 4,	/* write-through: reported only, never requested */
 	PFNMAP_CACHE_WP = 5,	/* write-protect: reported only */
+	PFNMAP_CACHE_UC_STRONG = 6,	/* x86 strong UC: reported only */
 	PFNMAP_CACHE_UNKNOWN = 15,
 };
 
@@ -31,7 +32,7 @@ enum pfnmap_cache {
 
 /* pfnmap_info.flags */
 #define PFNMAP_INFO_PAT		(1U << 0)	/* x86 PAT is enabled */
-#define PFNMAP_INFO_LOCKDOWN	(1U << 1)	/* reserved: open fails under lockdown */
+#define PFNMAP_INFO_LOCKDOWN	(1U << 1)	/* kernel lockdown refused an mmap on this file */
 #define PFNMAP_INFO_MAPPED	(1U << 2)	/* applied_cache describes a mapping */
 
 struct pfnmap_info {
@@ -39,31 +40,46 @@ struct pfnmap_info {
 	__u32 abi_version;	/* out: PFNMAP_ABI_VERSION */
 	__u32 policy;		/* out: PFNMAP_POLICY_* */
 	__u32 flags;		/* out: PFNMAP_INFO_* */
-	__u32 phys_bits;	/* out: CPU physical address width in bits */
+	__u32 phys_bits;	/* out: ranges end below 2^phys_bits (pfnmap(4)) */
 	__u32 page_shift;	/* out: PAGE_SHIFT */
 	__u32 cache;		/* out: cache type requested on this file */
-	__u32 applied_cache;	/* out: type the kernel applied to the last mmap */
-	__u64 reserved[4];
+	__u32 applied_cache;	/* out: type applied to the last good mmap */
+	__u64 max_map;		/* out: the longest one mmap may be, bytes */
+	__u64 reserved[3];
 };
 
-#define PFNMAP_IOC_MAGIC	0xB8
+/*
+ * 0xB9: free in Documentation/userspace-api/ioctl/ioctl-number.rst of 6.1,
+ * 6.12 and mainline, where 0xB8 (ABI 1's) belongs to mrvl_cn10k_dpi (6.12)
+ * and mshv, and 0xBA to liveupdate
+ */
+#define PFNMAP_IOC_MAGIC	0xB9
 #define PFNMAP_IOC_GET_INFO	_IOR(PFNMAP_IOC_MAGIC, 0, struct pfnmap_info)
 #define PFNMAP_IOC_SET_CACHE	_IOW(PFNMAP_IOC_MAGIC, 1, __u32)
 
 /*
- * errno values of mmap(2) on /dev/pfnmap, one per rule:
+ * errno values of mmap(2) on /dev/pfnmap, one per rule, in the order of the
+ * checks; none of them but EPERM, EINVAL and EACCES is one the mmap core
+ * uses for its own reasons (see pfnmap(4)):
+ *   EPERM       the kernel is locked down (PFNMAP_INFO_LOCKDOWN says so)
+ *   EFBIG       longer than max_map
+ *   ERANGE      the range ends at or beyond 2^phys_bits
  *   EINVAL      not MAP_SHARED
- *   EACCES      PROT_EXEC asked for
- *   EOVERFLOW   offset + length overflows or wraps the physical address space
- *   ERANGE      the range ends beyond the CPU's physical address width
+ *   EACCES      PROT_EXEC asked for (with READ_IMPLIES_EXEC, PROT_READ's
+ *               implied PROT_EXEC is dropped instead)
+ *   EADDRINUSE  a driver claimed part of the range exclusively
+ *               (IORESOURCE_EXCLUSIVE), as /proc/iomem shows
+ *   EXDEV       part of the range is System RAM, part is not
  *   EPERM       System RAM, and the module parameter allow_ram is 0
- *   EXDEV       the range mixes System RAM and other memory
  *   EOPNOTSUPP  a cache type other than write-back asked for on System RAM,
  *               or write-combining without PAT
- *   EBUSY       the kernel would apply another cache type than asked for
- *               (an existing mapping or MTRR decides); nothing is mapped
- *   EAGAIN      remap_pfn_range() failed (see dmesg)
- * open(2): EPERM without CAP_SYS_RAWIO or under kernel lockdown.
+ *   EBUSY       the kernel maps it with another cache type than asked for,
+ *               or x86 PAT refuses the type (an existing mapping of the
+ *               range or the MTRRs decide); nothing is mapped
+ *   ENOMEM      no memory for the page tables (remap_pfn_range())
+ * open(2): EPERM without CAP_SYS_RAWIO or under kernel lockdown.  The open
+ * file is the capability: mmap(2) checks lockdown again, not the caller's
+ * capabilities.
  */
 
 #endif /* _UAPI_LINUX_PFNMAP_H */

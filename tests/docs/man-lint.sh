@@ -14,8 +14,9 @@
 # to anything else fails; add real references to EXTERNAL.
 set -uo pipefail
 
-EXTERNAL='hexdump.1 fork.2 ioctl.2 mmap.2 mmap2.2 mprotect.2 mremap.2
-munmap.2 open.2 ptrace.2 read.2 write.2 mem.4 modprobe.d.5
+EXTERNAL='hexdump.1 execve.2 fork.2 ioctl.2 mmap.2 mmap2.2 mprotect.2
+mremap.2 munmap.2 open.2 personality.2 ptrace.2 read.2 write.2 mem.4
+modprobe.d.5
 modules-load.d.5 kernel_lockdown.7 udev.7 dkms.8 lspci.8 modprobe.8
 setpci.8'
 

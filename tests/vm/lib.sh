@@ -6,9 +6,14 @@
 # initramfs (busybox, the CLI and its shared libraries, the module, the
 # probe program, guest scripts) and boot it under QEMU (TCG).
 #
-# Guest machine: 4 MiB hidden above 4 GiB (memmap=4M$0x180000000), QEMU's
-# edu device, an ivshmem-plain device on a 2 GiB sparse file (BAR2 above
-# 4 GiB). See /work/shared/notes/vm-testing.md for why -cpu max and TCG.
+# Guest machine: 4 MiB hidden above 4 GiB (memmap=4M$0x180000000), System
+# RAM ending at 0x1f4000000 with no resource after it up to the 64-bit PCI
+# window (mem=8000M: at a 64 MiB boundary, where e820 puts no "RAM buffer"
+# after RAM), a CPU with 52 physical address bits (more than a 32-bit
+# kernel's vm_pgoff holds), QEMU's edu device, an ivshmem-plain device on a
+# 2 GiB sparse file (BAR2 above 4 GiB) and an e1000e NIC (no network; its
+# driver claims its BARs exclusively). See
+# /work/shared/notes/vm-testing.md for why -cpu max and TCG.
 
 vm_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 vm_top=$(cd "$vm_here/../.." && pwd)
@@ -44,7 +49,7 @@ vm_is_32bit() {
 # Everything the host needs; missing pieces are errors, never skips
 vm_check_host() {
 	local kver=$1 t
-	for t in qemu-system-x86_64 cpio gzip gcc make readelf timeout; do
+	for t in qemu-system-x86_64 cpio gzip xz gcc make readelf timeout; do
 		command -v "$t" > /dev/null ||
 			vm_die "$t is missing; run scripts/install-deps.sh"
 	done
@@ -108,6 +113,43 @@ vm_copy_libs() {
 	done
 }
 
+# The guest kernel's own modules $3... with what modules.dep says they need,
+# decompressed, in $2/kmods, and their names in load order in
+# $2/kmods/order (for the initramfs's /kmods): $1 kernel, $2 work dir.
+vm_guest_modules() {
+	local kver=$1 work=$2 m line f deps=() i
+	shift 2
+	mkdir -p "$work/kmods"
+	: > "$work/kmods/order"
+	for m in "$@"; do
+		line=$(grep -E "(^|/)$m\.ko(\.xz|\.gz|\.zst)?:" \
+			"/lib/modules/$kver/modules.dep") ||
+			vm_die "kernel $kver has no module $m (modules.dep)"
+		# the dependencies, which modprobe loads last one first
+		read -r -a deps <<< "${line#*:}"
+		for ((i = ${#deps[@]} - 1; i >= -1; i--)); do
+			if [ $i -ge 0 ]; then f=${deps[$i]}; else f=${line%%:*}; fi
+			vm_guest_module_copy "/lib/modules/$kver/$f" "$work/kmods"
+		done
+	done
+}
+
+# vm_guest_module_copy MODULE-FILE DIR: DIR/NAME.ko, uncompressed (busybox
+# insmod hands the kernel the file as it is), NAME appended to DIR/order
+vm_guest_module_copy() {
+	local f=$1 dir=$2 name
+	name=$(basename "$f")
+	name=${name%%.ko*}
+	grep -qx "$name" "$dir/order" && return 0
+	case $f in
+	*.ko.xz) xz -dc "$f" > "$dir/$name.ko" ;;
+	*.ko.gz) gzip -dc "$f" > "$dir/$name.ko" ;;
+	*.ko.zst) zstd -qdc "$f" > "$dir/$name.ko" ;;
+	*) cp "$f" "$dir/$name.ko" ;;
+	esac || vm_die "cannot copy the module $f"
+	echo "$name" >> "$dir/order"
+}
+
 # The initramfs in $work/initrd.gz: $1 kernel, $2 work dir, $3 pfnmap CLI,
 # $4 guest script (run by /init), then extra files as SRC:DEST pairs.
 vm_build_initrd() {
@@ -133,14 +175,16 @@ vm_build_initrd() {
 	cp /usr/share/misc/pci.ids "$root/usr/share/misc/"
 	vm_copy_libs "$cli" "$root" "$libdir"
 	cp "$work/kmod/pfnmap.ko" "$root/pfnmap.ko"
-	gcc "${m32[@]}" -D_FILE_OFFSET_BITS=64 -O2 -Wall -Wextra -Werror -static \
-		-I"$vm_top/kmod/uapi" -o "$root/bin/probe" "$vm_here/probe.c" ||
+	gcc "${m32[@]}" -D_FILE_OFFSET_BITS=64 -O2 -Wall -Wextra -Werror \
+		-static -pthread -I"$vm_top/kmod/uapi" -o "$root/bin/probe" \
+		"$vm_here/probe.c" ||
 		vm_die "cannot build probe.c (gcc-multilib installed?)"
 	if [ ${#m32[@]} = 0 ]; then
 		# the compat paths (ioctl, mmap2) from a 32-bit process
-		gcc -m32 -D_FILE_OFFSET_BITS=64 -O2 -Wall -Wextra -Werror -static \
-			-I"$vm_top/kmod/uapi" -o "$root/bin/probe32" \
-			"$vm_here/probe.c" || vm_die "cannot build probe.c -m32"
+		gcc -m32 -D_FILE_OFFSET_BITS=64 -O2 -Wall -Wextra -Werror \
+			-static -pthread -I"$vm_top/kmod/uapi" \
+			-o "$root/bin/probe32" "$vm_here/probe.c" ||
+			vm_die "cannot build probe.c -m32"
 	fi
 	printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/sh\n' \
 		> "$root/etc/passwd"
@@ -149,6 +193,7 @@ vm_build_initrd() {
 	install -m755 "$script" "$root/guest.sh"
 	local pair
 	for pair in "$@"; do
+		mkdir -p "$(dirname "$root/${pair#*:}")"
 		cp "${pair%%:*}" "$root/${pair#*:}"
 	done
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) \
@@ -163,11 +208,12 @@ vm_boot() {
 	local kver=$1 work=$2 shm=$3 limit=$4 t0 line
 	t0=$EPOCHREALTIME
 	# shellcheck disable=SC2016 # the $ of memmap= is literal
-	timeout -k 5 "$limit" qemu-system-x86_64 -accel tcg -cpu max -m 7G \
+	timeout -k 5 "$limit" qemu-system-x86_64 -accel tcg \
+		-cpu max,phys-bits=52 -m 7G \
 		-smp 1 -nographic -no-reboot -net none \
 		-kernel "/boot/vmlinuz-$kver" -initrd "$work/initrd.gz" \
-		-append 'console=ttyS0 quiet panic=-1 tsc=unstable memmap=4M$0x180000000' \
-		-device edu \
+		-append 'console=ttyS0 quiet panic=-1 tsc=unstable memmap=4M$0x180000000 mem=8000M' \
+		-device edu -device e1000e,romfile= \
 		-object "memory-backend-file,id=hm,mem-path=$shm,size=2G,share=on" \
 		-device ivshmem-plain,memdev=hm < /dev/null 2>&1 |
 	while IFS= read -r line; do

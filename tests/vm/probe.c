@@ -11,17 +11,32 @@
  * counts in run.sh (vm_expected). Built static (-m32 -D_FILE_OFFSET_BITS=64 for the
  * 686-pae guest, and as probe32 on the amd64 guests for the compat paths).
  *
- *   probe run EDU_BAR0 IVSHMEM_BAR2   all checks (addresses 0 = absent)
+ *   probe run EDU_BAR0 IVSHMEM_BAR2 E1000E_BAR0
+ *                                     all checks (addresses 0 = absent);
+ *                                     e1000e's driver must be bound
  *   probe hold                        map the hidden memory, close the fd,
  *                                     print HOLD-READY and sleep
  *   probe stress PROCS ROUNDS         PROCS processes map, touch and unmap
  *                                     pages of the hidden memory ROUNDS
  *                                     times each, all at once
+ *   probe enomem CGROUP IVSHMEM_BAR2  join the memory cgroup directory
+ *                                     CGROUP, leave it no room for page
+ *                                     tables and map 512 MiB: ENOMEM
+ *   probe lockdown                    open, lock the kernel down
+ *                                     (integrity, one-way), then mmap on
+ *                                     the open file and open again
  *
  * Guest layout (see lib.sh): memmap=4M$0x180000000 hides 4 MiB of RAM,
- * QEMU's edu device (BAR0 register 0 = 0x010000ed, register 4 = liveness)
- * and an ivshmem-plain device whose BAR2 is a host file that starts with
- * IVSHMEM_MARK, written there by the host before boot.
+ * mem=8000M ends System RAM at RAM_END with nothing after it up to the
+ * 64-bit PCI window, QEMU's edu device (BAR0 register 0 = 0x010000ed,
+ * register 4 = liveness), an ivshmem-plain device whose BAR2 is a host file
+ * that starts with IVSHMEM_MARK, written there by the host before boot, and
+ * an e1000e NIC whose driver claims its memory BARs exclusively.
+ *
+ * Checks that make the kernel log a line on purpose (a PAT refusal, a memory
+ * cgroup running out) bracket it with EXPECT_BEGIN TAG and EXPECT_END TAG
+ * lines in /dev/kmsg; guest/tests.sh checks those sections apart from the
+ * rest, and that each of them is there.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -34,7 +49,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <pthread.h>
 #include <sys/mman.h>
+#include <sys/personality.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
@@ -49,6 +66,10 @@
 #define HIDDEN_SIZE	(4UL << 20)
 #define LOW_RAM		0x100000ULL	/* System RAM on every PC guest */
 #define RAM_BELOW_HIDDEN (HIDDEN - 0x1000)	/* with -m 7G: RAM page */
+#define RAM_END		0x1f4000000ULL	/* mem=8000M: no resource after it */
+#define NOWHERE		0x8000000000ULL	/* 512 GiB: nothing there at all */
+#define EXPECT_BEGIN	"pfnmap-expect-begin"
+#define EXPECT_END	"pfnmap-expect-end"
 #define PG		4096UL
 #define ALLOW_RAM	"/sys/module/pfnmap/parameters/allow_ram"
 #define IVSHMEM_MARK	"pfnmap-vm-host-marker"
@@ -126,7 +147,9 @@ static void check(int ok, const char *fmt, ...)
 
 static const char *cache_name(unsigned int c)
 {
-	static const char *const n[] = { "auto", "uc", "wc", "wb", "wt", "wp" };
+	static const char *const n[] = {
+		"auto", "uc", "wc", "wb", "wt", "wp", "strong-uc"
+	};
 
 	if (c < sizeof(n) / sizeof(n[0]))
 		return n[c];
@@ -147,8 +170,18 @@ static const char *err_name(int e)
 	case EBUSY: return "EBUSY";
 	case EAGAIN: return "EAGAIN";
 	case ENOTTY: return "ENOTTY";
+	case ENOMEM: return "ENOMEM";
+	case EFBIG: return "EFBIG";
+	case EADDRINUSE: return "EADDRINUSE";
 	default: return strerror(e);
 	}
+}
+
+static int kernel_64bit(void)
+{
+	struct utsname u;
+
+	return !uname(&u) && !strcmp(u.machine, "x86_64");
 }
 
 static int dev_open(int flags)
@@ -279,10 +312,15 @@ static void test_info(int fd, struct pfnmap_info *pi)
 	      pi->applied_cache == PFNMAP_CACHE_UNKNOWN,
 	      "GET_INFO cache %s applied %s before any mmap",
 	      cache_name(pi->cache), cache_name(pi->applied_cache));
-	check(!pi->reserved[0] && !pi->reserved[1] && !pi->reserved[2] &&
-	      !pi->reserved[3], "GET_INFO reserved fields zero");
+	check(pi->max_map == 64ULL << 30, "GET_INFO max_map %" PRIu64 " MiB (want 65536)",
+	      (uint64_t)pi->max_map >> 20);
+	check(!pi->reserved[0] && !pi->reserved[1] && !pi->reserved[2],
+	      "GET_INFO reserved fields zero");
 	check(ioctl(fd, _IO(PFNMAP_IOC_MAGIC, 7)) < 0 && errno == ENOTTY,
 	      "unknown ioctl -> ENOTTY");
+	/* ABI 1's GET_INFO, type 0xB8, which mrvl_cn10k_dpi and mshv own */
+	check(ioctl(fd, _IOR(0xB8, 0, struct pfnmap_info), pi) < 0 &&
+	      errno == ENOTTY, "ABI 1's GET_INFO _IOR(0xB8, 0, ...) -> ENOTTY");
 }
 
 static void test_hidden_rw(int fd)
@@ -326,13 +364,6 @@ static void test_hidden_rw(int fd)
 	check(!err, "munmap whole mapping -> %s", err_name(err));
 }
 
-static int kernel_64bit(void)
-{
-	struct utsname u;
-
-	return !uname(&u) && !strcmp(u.machine, "x86_64");
-}
-
 /*
  * busybox devmem opens /dev/mem with O_SYNC, which /dev/mem maps uncached
  * (UC-); the pfnmap mapping must use the same type (PAT refuses aliases).
@@ -374,6 +405,46 @@ static void test_devmem(int fd)
 	munmap(p, HIDDEN_SIZE);
 }
 
+/* The largest mmap() offset a process of this build can name: 2^44 - 1 */
+static int offset_nameable(uint64_t phys)
+{
+	return sizeof(long) == 8 || phys < 1ULL << (32 + 12);
+}
+
+/*
+ * phys_bits is what this process can map: a 32-bit process names at most
+ * 44 bits (mmap2()'s 32-bit page offset), a 32-bit kernel's vm_pgoff holds
+ * no more, whatever the CPU's width.
+ */
+static void test_phys_bits(int fd, const struct pfnmap_info *pi)
+{
+	int rw = PROT_READ | PROT_WRITE, want, err;
+	uint64_t lim = 1ULL << pi->phys_bits;
+	void *p;
+
+	check(sizeof(long) == 8 || pi->phys_bits <= 32 + 12,
+	      "GET_INFO phys_bits %u: a %zu-bit process names no more than %u bits",
+	      pi->phys_bits, 8 * sizeof(long), sizeof(long) == 8 ? 64 : 44);
+	/*
+	 * Not the last page: on a 32-bit kernel the mmap core refuses the
+	 * last one, where vm_pgoff + pages reaches 2^32 (EOVERFLOW)
+	 */
+	p = pmap(fd, lim - 2 * PG, PG, PROT_READ, MAP_SHARED, &err);
+	check(p != NULL, "a page just below 2^phys_bits maps (nothing there): mmap 0x%" PRIx64 " -> %s",
+	      lim - 2 * PG, err_name(err));
+	if (p)
+		munmap(p, PG);
+	/* 2^44 itself cannot be named by a 32-bit process: glibc says EINVAL */
+	expect_map_err("beyond phys_bits", fd, lim, PG, rw, MAP_SHARED,
+		       offset_nameable(lim) ? ERANGE : EINVAL);
+	/* a 32-bit kernel's mmap core finds vm_pgoff + pages wrapping */
+	want = ERANGE;
+	if (!offset_nameable(lim) && !kernel_64bit())
+		want = EOVERFLOW;
+	expect_map_err("last page below phys_bits limit",
+		       fd, lim - PG, 2 * PG, rw, MAP_SHARED, want);
+}
+
 static void test_errnos(int fd, const struct pfnmap_info *pi)
 {
 	int rw = PROT_READ | PROT_WRITE;
@@ -386,11 +457,11 @@ static void test_errnos(int fd, const struct pfnmap_info *pi)
 		       MAP_SHARED, EXDEV);
 	expect_map_err("RAM + hidden", fd, RAM_BELOW_HIDDEN, 2 * PG, rw,
 		       MAP_SHARED, EXDEV);
-	expect_map_err("beyond phys_bits", fd, 1ULL << pi->phys_bits, PG, rw,
-		       MAP_SHARED, ERANGE);
-	expect_map_err("last page below phys_bits limit",
-		       fd, (1ULL << pi->phys_bits) - PG, 2 * PG, rw,
-		       MAP_SHARED, ERANGE);
+	expect_map_err("RAM + a hole no resource covers (mem=8000M)", fd,
+		       RAM_END - PG, 2 * PG, rw, MAP_SHARED, EXDEV);
+	expect_map_err("the hole alone is not RAM: it maps", fd, RAM_END, PG,
+		       rw, MAP_SHARED, 0);
+	test_phys_bits(fd, pi);
 	if (sizeof(long) == 8)
 		expect_map_err("wrap around 2^64", fd, 0xfffffffffffff000ULL,
 			       2 * PG, rw, MAP_SHARED, EOVERFLOW);
@@ -558,6 +629,251 @@ static void test_ivshmem(int fd, uint64_t bar)
 	}
 }
 
+/* A line in the kernel log, to bracket what a check makes it say */
+static void kmsg(const char *what, const char *tag)
+{
+	char line[128];
+	int fd = open("/dev/kmsg", O_WRONLY);
+
+	if (fd < 0)
+		return;
+	snprintf(line, sizeof(line), "%s %s\n", what, tag);
+	if (write(fd, line, strlen(line)) < 0)
+		perror("kmsg");
+	close(fd);
+}
+
+static int write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY), ret;
+
+	if (fd < 0)
+		return -1;
+	ret = write(fd, val, strlen(val)) == (ssize_t)strlen(val) ? 0 : -1;
+	close(fd);
+	return ret;
+}
+
+/* The permissions /proc/self/maps shows for the mapping at p ("r--s") */
+static int map_perms(const void *p, char perms[5])
+{
+	char line[256];
+	unsigned long start;
+	FILE *f = fopen("/proc/self/maps", "r");
+	int found = 0;
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%lx-%*x %4s", &start, perms) == 2 &&
+			start == (unsigned long)p;
+	if (f)
+		fclose(f);
+	return found ? 0 : -1;
+}
+
+/*
+ * READ_IMPLIES_EXEC (setarch -X, old binaries without PT_GNU_STACK): the
+ * mmap core adds PROT_EXEC to PROT_READ. The mapping must work, without
+ * execute permission, as mprotect() treats it.
+ */
+static void test_read_implies_exec(int fd)
+{
+	int status = 0, err;
+	char perms[5] = "";
+	void *p;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (personality(READ_IMPLIES_EXEC) < 0)
+			_exit(2);
+		p = pmap(fd, HIDDEN, PG, PROT_READ, MAP_SHARED, &err);
+		if (!p)
+			_exit(10 + (err & 0x3f));
+		if (map_perms(p, perms))
+			_exit(3);
+		_exit(!strcmp(perms, "r--s") ? 0 : 4);
+	}
+	waitpid(pid, &status, 0);
+	status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	check(status == 0, "READ_IMPLIES_EXEC: PROT_READ maps, not executable (child status %d%s%s)",
+	      status, status >= 10 ? ", mmap " : "",
+	      status >= 10 ? err_name(status - 10) : "");
+}
+
+/* The descriptor is the capability: CAP_SYS_RAWIO counts at open() only */
+static void test_fd_capability(int fd)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[2];
+	int status = 0, err;
+	void *p;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (syscall(SYS_capget, &h, d))
+			_exit(2);
+		d[CAP_SYS_RAWIO / 32].effective &= ~(1U << (CAP_SYS_RAWIO % 32));
+		d[CAP_SYS_RAWIO / 32].permitted &= ~(1U << (CAP_SYS_RAWIO % 32));
+		if (syscall(SYS_capset, &h, d))
+			_exit(3);
+		if (open(DEV, O_RDWR) >= 0 || errno != EPERM)
+			_exit(4);
+		p = pmap(fd, HIDDEN, PG, PROT_READ, MAP_SHARED, &err);
+		_exit(p ? 0 : 5);
+	}
+	waitpid(pid, &status, 0);
+	check(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "without CAP_SYS_RAWIO open() fails but an inherited descriptor maps (child status %d)",
+	      WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+/* Ranges a driver claimed exclusively (IORESOURCE_EXCLUSIVE) */
+static void test_exclusive(int fd, uint64_t bar)
+{
+	if (!bar) {
+		fail("no e1000e BAR0");
+		return;
+	}
+	expect_map_err("e1000e BAR0, claimed exclusively by its driver", fd,
+		       bar, PG, PROT_READ, MAP_SHARED, EADDRINUSE);
+	expect_map_err("a range that only ends in e1000e's BAR0", fd,
+		       bar - PG, 2 * PG, PROT_READ, MAP_SHARED, EADDRINUSE);
+}
+
+/*
+ * PAT refuses write-combining where a write-back mapping exists
+ * (remap_pfn_range() says EINVAL): a conflicting cache type, EBUSY. The
+ * kernel logs the refusal, between the markers.
+ */
+static void test_pat_conflict(int fd)
+{
+	const char *tag = sizeof(long) == 8 ? "pat-conflict-64" :
+					      "pat-conflict-32";
+	int fd2 = dev_open(O_RDWR), err;
+	void *p, *q;
+
+	set_cache(fd, PFNMAP_CACHE_WB);
+	p = pmap(fd, HIDDEN, PG, PROT_READ, MAP_SHARED, &err);
+	set_cache(fd, PFNMAP_CACHE_AUTO);
+	if (!p) {
+		fail("PAT conflict: the write-back mapping: %s", err_name(err));
+		close(fd2);
+		return;
+	}
+	set_cache(fd2, PFNMAP_CACHE_WC);
+	kmsg(EXPECT_BEGIN, tag);
+	q = pmap(fd2, HIDDEN, PG, PROT_READ, MAP_SHARED, &err);
+	kmsg(EXPECT_END, tag);
+	if (q)
+		munmap(q, PG);
+	check(err == EBUSY, "wc over a live wb mapping, PAT refuses -> %s (want EBUSY)",
+	      err_name(err));
+	munmap(p, PG);
+	close(fd2);
+}
+
+/* A refused mmap() leaves the type recorded for the last good one */
+static void test_applied_kept(int fd, uint64_t edu)
+{
+	struct pfnmap_info pi;
+	unsigned int got;
+	int err;
+
+	err = map_cached(fd, HIDDEN, PFNMAP_CACHE_WB, &got, NULL);
+	check(!err && got == PFNMAP_CACHE_WB, "hidden wb -> %s, applied %s",
+	      err_name(err), cache_name(got));
+	err = map_cached(fd, edu, PFNMAP_CACHE_WB, &got, NULL);
+	check(err == EBUSY, "then edu wb -> %s (want EBUSY)", err_name(err));
+	err = get_info(fd, &pi);
+	check(!err && (pi.flags & PFNMAP_INFO_MAPPED) &&
+	      pi.applied_cache == PFNMAP_CACHE_WB,
+	      "after the refusal GET_INFO still describes the hidden mapping: applied %s (want wb)",
+	      cache_name(pi.applied_cache));
+}
+
+struct race {
+	int fd;
+	uint64_t phys;
+	volatile int stop;
+	unsigned int rounds, done, refused;	/* per mapping thread */
+	unsigned int seen, bad;			/* the reader */
+};
+
+static void *race_map(void *arg)
+{
+	struct race *r = arg;
+	unsigned int i;
+	void *p;
+	int err;
+
+	for (i = 0; i < r->rounds; i++) {
+		p = pmap(r->fd, r->phys, PG, PROT_READ, MAP_SHARED, &err);
+		if (p) {
+			munmap(p, PG);
+			r->done++;
+		} else if (err == EBUSY) {
+			r->refused++;
+		}
+	}
+	return NULL;
+}
+
+static void *race_read(void *arg)
+{
+	struct race *r = arg;
+	struct pfnmap_info pi;
+
+	while (!r->stop) {
+		if (get_info(r->fd, &pi))
+			r->bad++;
+		else if ((pi.flags & PFNMAP_INFO_MAPPED) &&
+			 pi.applied_cache != PFNMAP_CACHE_WB)
+			r->bad++;
+		r->seen++;
+	}
+	return NULL;
+}
+
+/*
+ * Concurrent mmap()s on one file, all asking for wb: the hidden memory
+ * gets it, edu's BAR is refused (EBUSY). GET_INFO, read all the while,
+ * must only ever describe a mapping that was made: applied wb.
+ */
+static void test_race(uint64_t edu)
+{
+	int fd = dev_open(O_RDWR);
+	struct race ok = { .fd = fd, .phys = HIDDEN + 0x3f0000, .rounds = 200 };
+	struct race no = { .fd = fd, .phys = edu, .rounds = 200 };
+	struct race rd = { .fd = fd };
+	pthread_t a, b, c;
+
+	set_cache(fd, PFNMAP_CACHE_WB);
+	pthread_create(&c, NULL, race_read, &rd);
+	pthread_create(&a, NULL, race_map, &ok);
+	pthread_create(&b, NULL, race_map, &no);
+	pthread_join(a, NULL);
+	pthread_join(b, NULL);
+	rd.stop = 1;
+	pthread_join(c, NULL);
+	close(fd);
+	check(ok.done == ok.rounds && no.refused == no.rounds && !rd.bad &&
+	      rd.seen > 0,
+	      "concurrent mmaps on one file: %u of %u wb maps, %u of %u refusals, %u of %u GET_INFOs not describing a made mapping",
+	      ok.done, ok.rounds, no.refused, no.rounds, rd.bad, rd.seen);
+}
+
+/* One mapping is bounded: its page tables are filled at mmap() time */
+static void test_max_map(int fd, uint64_t max)
+{
+	if (sizeof(long) == 4) {
+		skip("one mapping longer than the limit: a 32-bit process has no 64 GiB of address space");
+		return;
+	}
+	expect_map_err("one page more than the limit, where nothing is",
+		       fd, NOWHERE, max + PG, PROT_READ, MAP_SHARED, EFBIG);
+}
+
 static int set_allow_ram(const char *v)
 {
 	int fd = open(ALLOW_RAM, O_WRONLY), ret;
@@ -597,6 +913,8 @@ static void test_allow_ram(int fd)
 	      err_name(err));
 	expect_map_err("allow_ram: RAM + hidden still", fd, RAM_BELOW_HIDDEN,
 		       2 * PG, PROT_READ, MAP_SHARED, EXDEV);
+	expect_map_err("allow_ram: RAM + a hole still", fd, RAM_END - PG,
+		       2 * PG, PROT_READ, MAP_SHARED, EXDEV);
 	set_allow_ram("0");
 }
 
@@ -624,7 +942,7 @@ static void test_nocap(void)
 	      WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
-static int run(uint64_t edu, uint64_t ivshmem)
+static int run(uint64_t edu, uint64_t ivshmem, uint64_t e1000e)
 {
 	struct pfnmap_info pi;
 	int fd;
@@ -638,14 +956,21 @@ static int run(uint64_t edu, uint64_t ivshmem)
 	test_hidden_rw(fd);
 	test_devmem(fd);
 	test_errnos(fd, &pi);
+	test_max_map(fd, pi.max_map);
+	test_read_implies_exec(fd);
+	test_exclusive(fd, e1000e);
 	test_readonly();
 	test_fork(fd);
 	test_dsync();
 	test_cache_hidden(fd);
+	test_pat_conflict(fd);
 	test_edu(fd, edu);
+	test_applied_kept(fd, edu);
+	test_race(edu);
 	test_ivshmem(fd, ivshmem);
 	test_allow_ram(fd);
 	test_nocap();
+	test_fd_capability(fd);
 	close(fd);
 	return end();
 }
@@ -734,17 +1059,99 @@ static int stress(unsigned int procs, unsigned int rounds)
 	return end();
 }
 
+/*
+ * remap_pfn_range()'s own errors pass through: in a memory cgroup with no
+ * room left, the page tables of 512 MiB cannot be allocated (ENOMEM). The
+ * cgroup's OOM killer finds nothing to kill (oom_score_adj -1000) and
+ * logs that, between the markers.
+ */
+static int enomem(const char *cg, uint64_t ivshmem)
+{
+	size_t len = 512UL << 20;
+	char path[256], val[32];
+	long long cur = -1;
+	int fd = dev_open(O_RDWR), err = 0, joined;
+	FILE *f;
+	void *p = NULL;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
+	snprintf(val, sizeof(val), "%d", (int)getpid());
+	joined = !write_file(path, val) &&
+		 !write_file("/proc/self/oom_score_adj", "-1000");
+	snprintf(path, sizeof(path), "%s/memory.current", cg);
+	f = fopen(path, "r");
+	if (f && fscanf(f, "%lld", &cur) != 1)
+		cur = -1;
+	if (f)
+		fclose(f);
+	snprintf(path, sizeof(path), "%s/memory.max", cg);
+	snprintf(val, sizeof(val), "%lld", cur + (256 << 10));
+	if (joined && cur > 0 && !write_file(path, val)) {
+		kmsg(EXPECT_BEGIN, "memcg-oom");
+		p = pmap(fd, ivshmem, len, PROT_READ, MAP_SHARED, &err);
+		kmsg(EXPECT_END, "memcg-oom");
+		write_file(path, "max");
+		check(err == ENOMEM, "512 MiB with no room for page tables -> %s (want ENOMEM)",
+		      err_name(err));
+	} else {
+		fail("cannot join the memory cgroup %s (memory.current %lld)",
+		     cg, cur);
+	}
+	if (p)
+		munmap(p, len);
+	close(fd);
+	return end();
+}
+
+/*
+ * Kernel lockdown is one-way: this runs last. An open file does not
+ * outlive it: mmap() checks it again, GET_INFO says so.
+ */
+static int lockdown(void)
+{
+	struct pfnmap_info pi;
+	int fd = dev_open(O_RDWR), err, fd2;
+	void *p = pmap(fd, HIDDEN, PG, PROT_READ, MAP_SHARED, &err);
+
+	check(p != NULL, "before lockdown: mmap -> %s", err_name(err));
+	if (p)
+		munmap(p, PG);
+	check(!write_file("/sys/kernel/security/lockdown", "integrity"),
+	      "lockdown: integrity written to /sys/kernel/security/lockdown");
+	p = pmap(fd, HIDDEN, PG, PROT_READ, MAP_SHARED, &err);
+	if (p)
+		munmap(p, PG);
+	check(err == EPERM, "locked down: mmap on the file opened before -> %s (want EPERM)",
+	      err_name(err));
+	err = get_info(fd, &pi);
+	check(!err && (pi.flags & PFNMAP_INFO_LOCKDOWN),
+	      "locked down: GET_INFO flags LOCKDOWN (flags %#x)", pi.flags);
+	fd2 = open(DEV, O_RDWR);
+	err = fd2 < 0 ? errno : 0;
+	check(err == EPERM, "locked down: open -> %s (want EPERM)",
+	      err_name(err));
+	if (fd2 >= 0)
+		close(fd2);
+	close(fd);
+	return end();
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 2 && !strcmp(argv[1], "hold"))
 		return hold();
-	if (argc == 4 && !strcmp(argv[1], "run"))
+	if (argc == 5 && !strcmp(argv[1], "run"))
 		return run(strtoull(argv[2], NULL, 0),
-			   strtoull(argv[3], NULL, 0));
+			   strtoull(argv[3], NULL, 0),
+			   strtoull(argv[4], NULL, 0));
+	if (argc == 4 && !strcmp(argv[1], "enomem"))
+		return enomem(argv[2], strtoull(argv[3], NULL, 0));
+	if (argc == 2 && !strcmp(argv[1], "lockdown"))
+		return lockdown();
 	if (argc == 4 && !strcmp(argv[1], "stress"))
 		return stress(strtoul(argv[2], NULL, 0),
 			      strtoul(argv[3], NULL, 0));
-	fprintf(stderr, "usage: %s run EDU_BAR0 IVSHMEM_BAR2 | hold | stress PROCS ROUNDS\n",
+	fprintf(stderr, "usage: %s run EDU_BAR0 IVSHMEM_BAR2 E1000E_BAR0 | hold | stress PROCS ROUNDS | enomem CGROUP IVSHMEM_BAR2 | lockdown\n",
 		argv[0]);
 	return 2;
 }

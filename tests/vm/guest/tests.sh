@@ -219,8 +219,8 @@ pat_visible() {
 	[ "$(uname -m)" = x86_64 ] || [ $(($1)) -lt $((0x100000000)) ]
 }
 
-held_end() {	# sets held_rc; the bytes dumped are in /tmp/held.out
-	cat <&4 > /tmp/held.out
+held_end() {	# [FILE]: sets held_rc; the bytes dumped are in FILE or /tmp/held.out
+	cat <&4 > "${1:-/tmp/held.out}"
 	exec 4<&-
 	wait "$held_pid"
 	held_rc=$?
@@ -269,6 +269,14 @@ diag "setup (clocksource $(cat /sys/devices/system/clocksource/clocksource0/curr
 check "shell arithmetic is 64-bit" [ "$((0x180000000 + 1)) $(hx $((0x200000000 + 0x7fffffff)))" = "6442450945 0x27fffffff" ]
 check "/proc/iomem shows the hidden 4 MiB as Reserved" \
 	grep -q '^ *180000000-1803fffff : Reserved' /proc/iomem
+# the top-level entries from that RAM on (KASLR may put the kernel's code
+# in it)
+awk '/^180400000-/ { f = 1 } f && !/^ / { print; if (++n == 2) exit }' \
+	/proc/iomem > /tmp/iomem.end
+printf '180400000-1f3ffffff : System RAM\n200000000-27fffffff : PCI Bus 0000:00\n' \
+	> /tmp/iomem.want
+check "/proc/iomem: System RAM ends at 0x1f4000000 (mem=8000M), nothing after it" \
+	diff /tmp/iomem.want /tmp/iomem.end
 check "the helper is not loaded yet" \
 	sh -c '! grep -q "^pfnmap " /proc/modules && [ ! -e /dev/pfnmap ]'
 check "debugfs pat_memtype_list exists (x86 PAT on)" test -r $pat_list
@@ -292,9 +300,9 @@ for l in 'region: 0x180000000-0x1803fffff' 'size: 4194304' \
 	'page-offset: 0x0' 'iomem: 180000000-1803fffff : Reserved' 'ram: no'; do
 	check "info 0x180000000+4M: '$l'" grep -qxF "$l" /tmp/info
 done
-check "info: helper abi 1, pat on, allow-ram no" \
-	grep -qx 'helper: abi 1, phys-bits [0-9]*, pat on, allow-ram no' /tmp/info
-phys_bits=$(sed -n 's/^helper: abi 1, phys-bits \([0-9]*\),.*/\1/p' /tmp/info)
+check "info: helper abi 2, pat on, allow-ram no" \
+	grep -qx 'helper: abi 2, phys-bits [0-9]*, pat on, allow-ram no' /tmp/info
+phys_bits=$(sed -n 's/^helper: abi [0-9]*, phys-bits \([0-9]*\),.*/\1/p' /tmp/info)
 pf info 0x180000ffd+5 > /tmp/info2
 check "info of an unaligned range: 2 pages from pfn 0x180000, offset 0xffd" \
 	sh -c "grep -qxF 'pfn: 0x180000-0x180001' /tmp/info2 &&
@@ -760,10 +768,22 @@ check "info: RAM, allow-ram yes" \
 expect_err "with allow_ram=1, uncached System RAM is refused" 2 \
 	"pfnmap: the helper refuses 0x100000-0x100fff: System RAM can only be mapped write-back (--cache=wb or auto)" \
 	pf --cache=uc read 0x100000
+mixed="it mixes System RAM with addresses that are not System RAM; split it where System RAM ends (see /proc/iomem)"
+# Above 16 MiB a hole after System RAM starts at a 64 MiB boundary (else
+# e820 covers the rest with a "RAM buffer"): where pfnmap's windows part,
+# so it never maps System RAM and a hole at once (the probe does, below)
+pf dump 0x1f3ffff00+0x200 > /tmp/out 2> /tmp/err
+check "with allow_ram=1, a dump across the end of System RAM maps each side on its own" \
+	sh -c "[ \$(wc -c < /tmp/out) = 512 ] && [ ! -s /tmp/err ]"
 echo 0 > $AR
 expect_err "a page mixing RAM and reserved memory is refused" 2 \
-	"pfnmap: the helper refuses 0x9f000-0x9ffff: it mixes System RAM with other memory; split it at the boundary /proc/iomem shows" \
+	"pfnmap: the helper refuses 0x9f000-0x9ffff: $mixed" \
 	pf dump 0x9fbf0+0x20
+expect_err "a dump across the end of System RAM: its System RAM part is refused" 2 \
+	"pfnmap: the helper refuses 0x1f3fff000-0x1f3ffffff: it is System RAM that the kernel manages, which the helper refuses; load pfnmap with allow_ram=1 to map it (write-back only)" \
+	pf dump 0x1f3ffff00+0x200
+expect_out "the hole after System RAM is not System RAM: pfnmap reads it" \
+	0x00000000 pf read 0x1f4000000
 expect_err "allow_ram=0 again: refused" 2 \
 	"pfnmap: the helper refuses 0x100000-0x100fff: it is System RAM that the kernel manages, which the helper refuses; load pfnmap with allow_ram=1 to map it (write-back only)" \
 	pf read 0x100000
@@ -779,15 +799,48 @@ if [ -n "$phys_bits" ]; then
 	lim=$((1 << phys_bits))
 	diag "physical address width: $phys_bits bits"
 	expect_err "an address beyond the physical address width is refused" 2 \
-		"pfnmap: the helper refuses $(hx $lim)-$(hx $((lim + 3))): it ends beyond the CPU's physical address width" \
+		"pfnmap: the helper refuses $(hx $lim)-$(hx $((lim + 3))): it ends beyond the $phys_bits-bit physical addresses the helper can map (phys-bits in pfnmap info)" \
 		pf read "$(hx $lim)"
 	# refused as a whole: not a byte of the part below the limit comes out
 	expect_err "a range ending beyond the width is refused as a whole" 2 \
-		"pfnmap: the helper refuses $(hx $((lim - 4)))-$(hx $((lim + 3))): it ends beyond the CPU's physical address width" \
+		"pfnmap: the helper refuses $(hx $((lim - 4)))-$(hx $((lim + 3))): it ends beyond the $phys_bits-bit physical addresses the helper can map (phys-bits in pfnmap info)" \
 		pf dump "$(hx $((lim - 4)))+8"
 else
 	notok "physical address width from pfnmap info"
 fi
+
+# ---------------------------------------------------------------------------
+diag "cache type conflicts: PAT refuses wc over a live wb mapping"
+# 1 MiB: more than the fifo holds, so that the dump blocks with it mapped
+held_dump wb $H 0x100000
+echo "pfnmap-expect-begin cli-pat-conflict" > /dev/kmsg
+expect_err "wc over a live wb mapping is refused as another cache type, in words" 2 \
+	"pfnmap: the helper refuses $H-$(hx $((H + 0xfff))): the kernel would map it with another cache type (an existing mapping or the MTRRs decide); use the type \`pfnmap info\` shows, or --cache=auto" \
+	pf --cache=wc read $H
+echo "pfnmap-expect-end cli-pat-conflict" > /dev/kmsg
+held_end
+check "the write-back dump held meanwhile completes" [ $held_rc = 0 ]
+
+# ---------------------------------------------------------------------------
+diag "exclusive resources: QEMU's e1000e with Debian's driver"
+while read -r m; do
+	insmod "/kmods/$m.ko" 2> /tmp/err || { diag "insmod $m:"; indent /tmp/err; }
+done < /kmods/order
+E1K=$(pci_bar 0x8086 0x10d3 0)
+E1K=$(hx $((E1K)))
+E1KS=$(pci_slot 0x8086 0x10d3)
+diag "e1000e at $E1KS, BAR0 at $E1K"
+check "the e1000e driver is bound to $E1KS" \
+	test "$(basename "$(readlink "/sys/bus/pci/devices/$E1KS/driver")")" = e1000e
+check "/proc/iomem shows e1000e's claim inside BAR0" \
+	grep -q "^    $(printf %x $((E1K)))-[0-9a-f]* : e1000e$" /proc/iomem
+excl="a driver claimed it exclusively (IORESOURCE_EXCLUSIVE), which forbids mapping it into user space; pfnmap info names the driver: unbind it to map the range"
+expect_err "a BAR that its driver claimed exclusively is refused, in words" 2 \
+	"pfnmap: the helper refuses $E1K-$(hx $((E1K + 0xfff))): $excl" \
+	pf read "$E1K"
+expect_err "a range that only ends in it is refused as well" 2 \
+	"pfnmap: the helper refuses $(hx $((E1K - 0x1000)))-$(hx $((E1K + 0xfff))): $excl" \
+	pf dump "$(hx $((E1K - 4)))+8"
 
 # ---------------------------------------------------------------------------
 diag "direct /dev/pfnmap checks (probe; MAP_PRIVATE and more)"
@@ -819,11 +872,11 @@ probe_tap() {
 		notok "${p}exit status $rc, last line '$(tail -n1 /tmp/probe.out)' (want 'END: $want' and status $want_rc)"
 	fi
 }
-probe_tap "probe: " probe run "$EDU" "$(hx $IV)"
+probe_tap "probe: " probe run "$EDU" "$(hx $IV)" "$E1K"
 if [ "$(uname -m)" = x86_64 ]; then
 	# a 64-bit kernel's compat paths (ioctl, mmap2): lib.sh builds it
 	if [ -x /bin/probe32 ]; then
-		probe_tap "probe32: " probe32 run "$EDU" "$(hx $IV)"
+		probe_tap "probe32: " probe32 run "$EDU" "$(hx $IV)" "$E1K"
 	else
 		notok "probe32: /bin/probe32 is missing from the initramfs"
 	fi
@@ -831,6 +884,24 @@ else
 	skip "probe32" "the probe of a 32-bit kernel is 32-bit already"
 fi
 probe_tap "stress: " probe stress 8 300
+
+echo "$E1KS" > /sys/bus/pci/drivers/e1000e/unbind
+check "unbound from e1000e, $E1KS has no driver" \
+	test ! -e "/sys/bus/pci/devices/$E1KS/driver"
+pf read "$E1K" > /tmp/out 2> /tmp/err
+check "without its driver's claim the BAR maps: pfnmap reads e1000e's CTRL register" \
+	sh -c "grep -qx '0x[0-9a-f]\{8\}' /tmp/out && [ ! -s /tmp/err ]"
+
+# ---------------------------------------------------------------------------
+diag "remap_pfn_range()'s own errors pass through: a memory cgroup without room"
+CG=/sys/fs/cgroup/pfnmap-enomem
+if mount -t cgroup2 none /sys/fs/cgroup &&
+	echo +memory > /sys/fs/cgroup/cgroup.subtree_control && mkdir $CG; then
+	probe_tap "enomem: " probe enomem $CG "$(hx $IV)"
+	rmdir $CG
+else
+	notok "a memory cgroup at $CG"
+fi
 
 # ---------------------------------------------------------------------------
 diag "module reference counting"
@@ -889,11 +960,53 @@ wait $holder 2> /dev/null
 check "rmmod after the last mapping is gone" rmmod pfnmap
 
 # ---------------------------------------------------------------------------
+diag "kernel lockdown: one-way, so last"
+mount -t securityfs securityfs /sys/kernel/security
+check "lockdown is off before" grep -q '\[none\]' /sys/kernel/security/lockdown
+# a dump of two windows (64 MiB, then 4 KiB) whose first window is mapped
+# and blocked on the fifo before the lockdown, the second one after
+held_dump wb $IV 0x4001000
+probe_tap "lockdown: " probe lockdown
+held_end /dev/null
+grep -v 'the kernel applied' /tmp/held.err > /tmp/err
+check "a pfnmap process mapping a window after lockdown fails with status 2 (status $held_rc)" \
+	[ $held_rc = 2 ]
+check "and says kernel lockdown in words" grep -qxF \
+	"pfnmap: the helper refuses $(hx $((IV + 0x4000000)))-$(hx $((IV + 0x4000fff))): the kernel is now locked down (integrity), which refuses physical memory access to everyone, also through a /dev/pfnmap opened before; boot without lockdown (lockdown=none, Secure Boot off) to lift it" \
+	/tmp/err
+indent /tmp/held.err
+expect_err "opening under lockdown is refused, in words" 3 \
+	"pfnmap: /dev/pfnmap: the kernel is locked down (integrity): it refuses physical memory access to everyone; boot without lockdown (lockdown=none, Secure Boot off) to lift it" \
+	pf read $H
+
+# ---------------------------------------------------------------------------
 diag "kernel health since the marker"
 dmesg > /tmp/dmesg.all
 rc=$?
-sed -n "/$MARK/,\$p" /tmp/dmesg.all > /tmp/dmesg
-sed 's/^/# dmesg: /' /tmp/dmesg
+sed -n "/$MARK/,\$p" /tmp/dmesg.all > /tmp/dmesg.whole
+sed 's/^/# dmesg: /' /tmp/dmesg.whole
+# what checks make the kernel say on purpose, bracketed by pfnmap-expect-
+# begin/end lines: checked here section by section, the rest below
+expected() {	# TAG: that section's lines, the markers left out
+	sed -n "/pfnmap-expect-begin $1\$/,/pfnmap-expect-end $1\$/p" /tmp/dmesg.whole |
+		sed '1d;$d'
+}
+sed '/pfnmap-expect-begin /,/pfnmap-expect-end /d' /tmp/dmesg.whole > /tmp/dmesg
+tags="pat-conflict-32 cli-pat-conflict"
+[ "$(uname -m)" = x86_64 ] && tags="pat-conflict-64 $tags"
+for tag in $tags; do
+	expected "$tag" > /tmp/dmesg.expect
+	case $tag in
+	pat-conflict-*) who='probe[0-9]*:[0-9]*' ;;
+	*) who='pfnmap:[0-9]*' ;;
+	esac
+	check "dmesg, $tag: exactly PAT's refusal of wc over wb at $H" sh -c \
+		"[ \$(wc -l < /tmp/dmesg.expect) = 1 ] && grep -q 'x86/PAT: $who map pfn expected mapping type write-combining for \[mem 0x0*$(printf %x $H)-0x0*$(printf %x $((H + 0xfff)))\], got write-back$' /tmp/dmesg.expect"
+done
+expected memcg-oom > /tmp/dmesg.expect
+check "dmesg, memcg-oom: the cgroup's OOM killer found nothing to kill, and no WARNING or BUG" \
+	sh -c "grep -q 'Out of memory and no killable processes' /tmp/dmesg.expect &&
+		! grep -e WARNING -e BUG -e Oops -e x86/PAT: -e usercopy -e 'Bad page' /tmp/dmesg.expect"
 # the log since the marker: read (dmesg status 0), the marker found (an
 # empty or unreadable log proves nothing), and grep reading it without a
 # match (status 1; 2 would be an error)
