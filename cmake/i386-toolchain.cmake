@@ -2,10 +2,10 @@
 #
 # 32-bit (i386) build of the CLI and its tests on an amd64 Debian host:
 #   cmake -B build32 -DCMAKE_TOOLCHAIN_FILE=cmake/i386-toolchain.cmake
-# with gcc; with clang (-m32 too, on gcc-multilib's 32-bit runtime):
+# with gcc; with clang (-m32 too, on gcc-12-multilib's 32-bit runtime):
 #   CC=clang cmake -B build32 -DCMAKE_TOOLCHAIN_FILE=...  (or
 #   -DCMAKE_C_COMPILER=clang)
-# Needs gcc-multilib and the :i386 -dev packages (scripts/install-deps.sh).
+# Needs gcc-12-multilib and the :i386 -dev packages (scripts/install-deps.sh).
 # The host runs the resulting binaries directly, so ctest works as usual.
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR i686)

@@ -18,7 +18,7 @@
 # JOBS builds at a time (default: the number of CPUs), each one compiling
 # one file at a time. Prints a table and every warning and error line;
 # exit status 1 when a build or a test failed.
-# Needs clang besides gcc-multilib and the :i386 packages
+# Needs clang besides gcc-12-multilib and the :i386 packages
 # (scripts/install-deps.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -40,7 +40,10 @@ dpkg --add-architecture arm64
 add_backports
 apt_get update
 
-pkgs=(build-essential cmake ninja-build pkg-config gcc-multilib valgrind
+# gcc-12-multilib, not the gcc-multilib metapackage, which Debian declares
+# in conflict with every cross compiler (gcc-aarch64-linux-gnu below); -m32
+# needs only gcc-12-multilib
+pkgs=(build-essential cmake ninja-build pkg-config gcc-12-multilib valgrind
       libpci-dev libkmod-dev libcmocka-dev
       libpci-dev:i386 libkmod-dev:i386 libcmocka-dev:i386
       bsdextrautils xxd kmod pciutils

@@ -45,67 +45,11 @@
 #include <unistd.h>
 
 #include "pfnmap.h"
+#include "guest-report.h"
 
 #define DEV		"/dev/pfnmap"
 #define ALLOW_RAM	"/sys/module/pfnmap/parameters/allow_ram"
 #define PG		4096UL
-
-static int failures;
-static int checks;
-
-static void report(const char *tag, const char *fmt, va_list ap)
-{
-	printf("%s: ", tag);
-	vprintf(fmt, ap);
-	putchar('\n');
-	fflush(stdout);
-}
-
-static void check(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	checks++;
-	if (!ok)
-		failures++;
-	va_start(ap, fmt);
-	report(ok ? "PASS" : "FAIL", fmt, ap);
-	va_end(ap);
-}
-
-static void info(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	report("INFO", fmt, ap);
-	va_end(ap);
-}
-
-static int end(void)
-{
-	printf("END: %d checks, %d failed\n", checks, failures);
-	fflush(stdout);
-	return failures ? 1 : 0;
-}
-
-static const char *err_name(int e)
-{
-	switch (e) {
-	case 0: return "success";
-	case EINVAL: return "EINVAL";
-	case EACCES: return "EACCES";
-	case EPERM: return "EPERM";
-	case EXDEV: return "EXDEV";
-	case EBUSY: return "EBUSY";
-	case EAGAIN: return "EAGAIN";
-	case EIO: return "EIO";
-	case EFAULT: return "EFAULT";
-	case ENOMEM: return "ENOMEM";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	default: return strerror(e);
-	}
-}
 
 static int set_cache(int fd, unsigned int cache)
 {

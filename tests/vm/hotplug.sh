@@ -48,18 +48,7 @@ hp_base=0x100000000	# QEMU's device memory region with -m 1G (pc)
 kver=$(vm_kernel "$guest") || exit 1
 vm_check_host "$kver"
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/pfnmap-hotplug.XXXXXX")
-shm=$(mktemp /dev/shm/pfnmap-hotplug.XXXXXX)
-# shellcheck disable=SC2317 # called by the trap
-cleanup() {
-	rm -f "$shm"
-	if [ "${KEEP:-0}" = 1 ]; then
-		echo "# work directory kept: $work"
-	else
-		rm -rf "$work"
-	fi
-}
-trap cleanup EXIT
+vm_workdir pfnmap-hotplug
 
 echo "# guest $guest (hotplug): kernel $kver, CLI $cli"
 vm_build_module "$kver" "$work"
@@ -110,48 +99,11 @@ if grep -q '^Error' "$work/monitor.log"; then
 	grep -B1 '^Error' "$work/monitor.log" | sed 's/^/#   /'
 	status=1
 fi
-boot=$(sed -n 's/^\([0-9.]*\) .*# pfnmap hotplug guest .*/\1/p' "$work/console.log")
-done_at=$(sed -n 's/^\([0-9.]*\) VM-SUMMARY .*/\1/p' "$work/console.log")
-summary=$(sed -n 's/^[0-9.]* VM-SUMMARY \([0-9]*\) \([0-9]*\)$/\1 \2/p' \
-	"$work/console.log")
-last=$(tail -n1 "$work/console.log" | cut -d' ' -f1)
-echo "# guest $guest (hotplug): tests started ${boot:-never} s after QEMU started, finished ${done_at:-never} s, QEMU exited at ${last:-?} s (status $qemu_rc)"
 sed -n 's/^[0-9.]* SOAK-FIGURES /# guest '"$guest"' soak: /p' "$work/console.log"
-
-if [ "$qemu_rc" = 124 ] || [ "$qemu_rc" = 137 ]; then
-	echo "not ok - guest $guest: timed out after $limit s"
-	status=1
-fi
-if [ -z "$summary" ]; then
-	echo "not ok - guest $guest: no summary line; the last console lines:"
-	tail -n 40 "$work/console.log" | sed 's/^/#   /'
-	status=1
-else
-	read -r total failed <<< "$summary"
-	read -r want_total want_skips <<< "$(vm_expected "$guest")"
-	oks=$(grep -cE '^[0-9.]+ ok [0-9]+ ' "$work/console.log")
-	nots=$(grep -cE '^[0-9.]+ not ok [0-9]+ ' "$work/console.log")
-	skips=$(grep -cE '^[0-9.]+ ok [0-9]+ .* # SKIP' "$work/console.log")
-	nums=$(sed -nE 's/^[0-9.]+ (not )?ok ([0-9]+) .*/\2/p' "$work/console.log" |
-		tr '\n' ' ')
-	plan=$(sed -nE 's/^[0-9.]+ 1\.\.([0-9]+)$/\1/p' "$work/console.log")
-	echo "# guest $guest (hotplug): $total guest checks ($skips skipped), $failed failed; ok $((oks - skips)), not ok $nots, skip $skips"
-	if [ "$failed" != 0 ] || [ "$nots" != 0 ]; then
-		echo "not ok - guest $guest: $failed guest checks failed"
-		status=1
-	fi
-	if [ $((oks + nots)) != "$total" ] || [ "$plan" != "$total" ] ||
-		[ "$nums" != "$(seq -s ' ' 1 "$total") " ]; then
-		echo "not ok - guest $guest: the TAP lines are not exactly 1..$total (plan '$plan', $oks ok, $nots not ok)"
-		status=1
-	fi
-	if [ "$total" != "$want_total" ] || [ "$skips" != "$want_skips" ]; then
-		echo "not ok - guest $guest: $total checks with $skips skipped, expected exactly $want_total with $want_skips skipped (vm_expected in tests/vm/hotplug.sh)"
-		status=1
-	else
-		echo "ok - guest $guest: exactly the $want_total expected checks ran, $want_skips of them skipped"
-	fi
-fi
+read -r want_total want_skips <<< "$(vm_expected "$guest")"
+vm_verdict "$work/console.log" "$guest" "$guest (hotplug)" \
+	'# pfnmap hotplug guest ' "$qemu_rc" "$limit" "$want_total" \
+	"$want_skips" tests/vm/hotplug.sh || status=1
 
 echo "# guest $guest (hotplug): $([ $status = 0 ] && echo PASS || echo FAIL)"
 exit $status

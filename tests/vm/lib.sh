@@ -178,7 +178,7 @@ vm_build_initrd() {
 	gcc "${m32[@]}" -D_FILE_OFFSET_BITS=64 -O2 -Wall -Wextra -Werror \
 		-static -pthread -I"$vm_top/kmod/uapi" -o "$root/bin/probe" \
 		"$vm_here/probe.c" ||
-		vm_die "cannot build probe.c (gcc-multilib installed?)"
+		vm_die "cannot build probe.c (gcc-12-multilib installed?)"
 	if [ ${#m32[@]} = 0 ]; then
 		# the compat paths (ioctl, mmap2) from a 32-bit process
 		gcc -m32 -D_FILE_OFFSET_BITS=64 -O2 -Wall -Wextra -Werror \
@@ -191,6 +191,7 @@ vm_build_initrd() {
 	printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
 	install -m755 "$vm_here/guest/init" "$root/init"
 	install -m755 "$script" "$root/guest.sh"
+	install -m644 "$vm_here/guest/tap.sh" "$root/tap.sh"
 	local pair
 	for pair in "$@"; do
 		mkdir -p "$(dirname "$root/${pair#*:}")"
@@ -244,7 +245,7 @@ vm_guest_cc() {
 	vm_is_32bit "$1" && m32=(-m32)
 	gcc "${m32[@]}" -D_FILE_OFFSET_BITS=64 -O2 -Wall -Wextra -Werror \
 		-static -I"$vm_top/kmod/uapi" -o "$3" "$2" ||
-		vm_die "cannot build $2 (gcc-multilib installed?)"
+		vm_die "cannot build $2 (gcc-12-multilib installed?)"
 }
 
 # vm_qemu_start KVER WORK LIMIT APPEND QEMU-ARGS...: boot KVER with
@@ -298,4 +299,78 @@ vm_qemu_end() {
 	wait "$vm_mon_cat" 2> /dev/null
 	exec {vm_mon_in}>&- {vm_mon_out}<&-
 	return "$rc"
+}
+
+# vm_verdict CONSOLE GUEST LABEL MARKER QEMU_RC TIMEOUT WANT_TOTAL WANT_SKIPS
+# EXPECTED_IN: read a guest run's console log (its lines prefixed with the
+# host time): when the tests started (the line with MARKER), ended and
+# QEMU exited; then fail (status 1) on a timeout (QEMU_RC 124 or 137), no
+# VM-SUMMARY line, a failed check, TAP lines that are not exactly
+# 1..total, or another number of checks or skips than WANT_TOTAL and
+# WANT_SKIPS (EXPECTED_IN names where those are kept). LABEL names the
+# run in the messages ("6.1-amd64", "6.1-amd64 (hotplug)").
+vm_verdict() {
+	local log=$1 guest=$2 label=$3 marker=$4 qemu_rc=$5 limit=$6
+	local want_total=$7 want_skips=$8 where=$9
+	local boot done_at summary last total failed oks nots skips nums plan
+	local status=0
+
+	boot=$(sed -n "s/^\([0-9.]*\) .*$marker.*/\1/p" "$log")
+	done_at=$(sed -n 's/^\([0-9.]*\) VM-SUMMARY .*/\1/p' "$log")
+	summary=$(sed -n 's/^[0-9.]* VM-SUMMARY \([0-9]*\) \([0-9]*\)$/\1 \2/p' "$log")
+	last=$(tail -n1 "$log" | cut -d' ' -f1)
+	echo "# guest $label: tests started ${boot:-never} s after QEMU started, finished ${done_at:-never} s, QEMU exited at ${last:-?} s (status $qemu_rc)"
+	if [ "$qemu_rc" = 124 ] || [ "$qemu_rc" = 137 ]; then
+		echo "not ok - guest $guest: timed out after $limit s"
+		status=1
+	fi
+	if [ -z "$summary" ]; then
+		echo "not ok - guest $guest: no summary line; the last console lines:"
+		tail -n 40 "$log" | sed 's/^/#   /'
+		return 1
+	fi
+	read -r total failed <<< "$summary"
+	oks=$(grep -cE '^[0-9.]+ ok [0-9]+ ' "$log")
+	nots=$(grep -cE '^[0-9.]+ not ok [0-9]+ ' "$log")
+	skips=$(grep -cE '^[0-9.]+ ok [0-9]+ .* # SKIP' "$log")
+	# the TAP numbers, in order, must be exactly 1..total, and the plan
+	# line must say so
+	nums=$(sed -nE 's/^[0-9.]+ (not )?ok ([0-9]+) .*/\2/p' "$log" | tr '\n' ' ')
+	plan=$(sed -nE 's/^[0-9.]+ 1\.\.([0-9]+)$/\1/p' "$log")
+	echo "# guest $label: $total guest checks ($skips skipped), $failed failed; ok $((oks - skips)), not ok $nots, skip $skips"
+	if [ "$failed" != 0 ] || [ "$nots" != 0 ]; then
+		echo "not ok - guest $guest: $failed guest checks failed"
+		status=1
+	fi
+	if [ $((oks + nots)) != "$total" ] || [ "$plan" != "$total" ] ||
+		[ "$nums" != "$(seq -s ' ' 1 "$total") " ]; then
+		echo "not ok - guest $guest: the TAP lines are not exactly 1..$total (plan '$plan', $oks ok, $nots not ok)"
+		status=1
+	fi
+	if [ "$total" != "$want_total" ] || [ "$skips" != "$want_skips" ]; then
+		echo "not ok - guest $guest: $total checks with $skips skipped, expected exactly $want_total with $want_skips skipped (vm_expected in $where)"
+		status=1
+	else
+		echo "ok - guest $guest: exactly the $want_total expected checks ran, $want_skips of them skipped"
+	fi
+	return $status
+}
+
+# vm_workdir NAME: a work directory ($work) and an ivshmem backing file in
+# /dev/shm ($shm) of the run's own, both removed when the script exits
+# (the work directory kept with KEEP=1)
+vm_workdir() {
+	work=$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX")
+	shm=$(mktemp "/dev/shm/$1.XXXXXX")
+	trap vm_workdir_cleanup EXIT
+}
+
+# shellcheck disable=SC2317 # called by the trap
+vm_workdir_cleanup() {
+	rm -f "$shm"
+	if [ "${KEEP:-0}" = 1 ]; then
+		echo "# work directory kept: $work"
+	else
+		rm -rf "$work"
+	fi
 }

@@ -60,6 +60,7 @@
 #include <linux/capability.h>
 
 #include "pfnmap.h"
+#include "guest-report.h"
 
 #define DEV		"/dev/pfnmap"
 #define HIDDEN		0x180000000ULL
@@ -74,77 +75,6 @@
 #define ALLOW_RAM	"/sys/module/pfnmap/parameters/allow_ram"
 #define IVSHMEM_MARK	"pfnmap-vm-host-marker"
 
-static int failures;
-static int checks;	/* PASS, FAIL and SKIP lines printed */
-
-static void report(const char *tag, const char *fmt, va_list ap)
-{
-	printf("%s: ", tag);
-	vprintf(fmt, ap);
-	putchar('\n');
-	fflush(stdout);
-}
-
-static void pass(const char *fmt, ...)
-{
-	va_list ap;
-
-	checks++;
-	va_start(ap, fmt);
-	report("PASS", fmt, ap);
-	va_end(ap);
-}
-
-static void fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	checks++;
-	failures++;
-	va_start(ap, fmt);
-	report("FAIL", fmt, ap);
-	va_end(ap);
-}
-
-static void skip(const char *fmt, ...)
-{
-	va_list ap;
-
-	checks++;
-	va_start(ap, fmt);
-	report("SKIP", fmt, ap);
-	va_end(ap);
-}
-
-/* The last line of run and stress: what guest/tests.sh must have seen */
-static int end(void)
-{
-	printf("END: %d checks, %d failed\n", checks, failures);
-	fflush(stdout);
-	return failures ? 1 : 0;
-}
-
-static void info(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	report("INFO", fmt, ap);
-	va_end(ap);
-}
-
-static void check(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	checks++;
-	if (!ok)
-		failures++;
-	va_start(ap, fmt);
-	report(ok ? "PASS" : "FAIL", fmt, ap);
-	va_end(ap);
-}
-
 static const char *cache_name(unsigned int c)
 {
 	static const char *const n[] = {
@@ -154,27 +84,6 @@ static const char *cache_name(unsigned int c)
 	if (c < sizeof(n) / sizeof(n[0]))
 		return n[c];
 	return c == PFNMAP_CACHE_UNKNOWN ? "unknown" : "invalid";
-}
-
-static const char *err_name(int e)
-{
-	switch (e) {
-	case 0: return "success";
-	case EINVAL: return "EINVAL";
-	case EACCES: return "EACCES";
-	case EOVERFLOW: return "EOVERFLOW";
-	case ERANGE: return "ERANGE";
-	case EPERM: return "EPERM";
-	case EXDEV: return "EXDEV";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case EBUSY: return "EBUSY";
-	case EAGAIN: return "EAGAIN";
-	case ENOTTY: return "ENOTTY";
-	case ENOMEM: return "ENOMEM";
-	case EFBIG: return "EFBIG";
-	case EADDRINUSE: return "EADDRINUSE";
-	default: return strerror(e);
-	}
 }
 
 static int kernel_64bit(void)

@@ -53,18 +53,7 @@ limit=${VM_TIMEOUT:-240}
 kver=$(vm_kernel "$guest") || exit 1
 vm_check_host "$kver"
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/pfnmap-vm.XXXXXX")
-shm=$(mktemp /dev/shm/pfnmap-vm.XXXXXX)
-# shellcheck disable=SC2317 # called by the trap
-cleanup() {
-	rm -f "$shm"
-	if [ "${KEEP:-0}" = 1 ]; then
-		echo "# work directory kept: $work"
-	else
-		rm -rf "$work"
-	fi
-}
-trap cleanup EXIT
+vm_workdir pfnmap-vm
 
 # put FILE OFFSET DEST: FILE's bytes at OFFSET of DEST, nothing else changed
 put() {
@@ -134,49 +123,10 @@ qemu_rc=$?
 status=0
 # the guest's TAP lines, with the host time they arrived at
 grep -E '^[0-9.]+ (ok |not ok |# |1\.\.|VM-)' "$work/console.log"
-boot=$(sed -n 's/^\([0-9.]*\) .*# pfnmap guest .*/\1/p' "$work/console.log")
-done_at=$(sed -n 's/^\([0-9.]*\) VM-SUMMARY .*/\1/p' "$work/console.log")
-summary=$(sed -n 's/^[0-9.]* VM-SUMMARY \([0-9]*\) \([0-9]*\)$/\1 \2/p' \
-	"$work/console.log")
-last=$(tail -n1 "$work/console.log" | cut -d' ' -f1)
-echo "# guest $guest: tests started ${boot:-never} s after QEMU started, finished ${done_at:-never} s, QEMU exited at ${last:-?} s (status $qemu_rc)"
-
-if [ "$qemu_rc" = 124 ] || [ "$qemu_rc" = 137 ]; then
-	echo "not ok - guest $guest: timed out after $limit s"
+read -r want_total want_skips <<< "$(vm_expected "$guest")"
+vm_verdict "$work/console.log" "$guest" "$guest" '# pfnmap guest ' \
+	"$qemu_rc" "$limit" "$want_total" "$want_skips" tests/vm/run.sh ||
 	status=1
-fi
-if [ -z "$summary" ]; then
-	echo "not ok - guest $guest: no summary line; the last console lines:"
-	tail -n 40 "$work/console.log" | sed 's/^/#   /'
-	status=1
-else
-	read -r total failed <<< "$summary"
-	read -r want_total want_skips <<< "$(vm_expected "$guest")"
-	oks=$(grep -cE '^[0-9.]+ ok [0-9]+ ' "$work/console.log")
-	nots=$(grep -cE '^[0-9.]+ not ok [0-9]+ ' "$work/console.log")
-	skips=$(grep -cE '^[0-9.]+ ok [0-9]+ .* # SKIP' "$work/console.log")
-	# the TAP numbers, in order, must be exactly 1..total, and the plan
-	# line must say so
-	nums=$(sed -nE 's/^[0-9.]+ (not )?ok ([0-9]+) .*/\2/p' "$work/console.log" |
-		tr '\n' ' ')
-	plan=$(sed -nE 's/^[0-9.]+ 1\.\.([0-9]+)$/\1/p' "$work/console.log")
-	echo "# guest $guest: $total guest checks ($skips skipped), $failed failed; ok $((oks - skips)), not ok $nots, skip $skips"
-	if [ "$failed" != 0 ] || [ "$nots" != 0 ]; then
-		echo "not ok - guest $guest: $failed guest checks failed"
-		status=1
-	fi
-	if [ $((oks + nots)) != "$total" ] || [ "$plan" != "$total" ] ||
-		[ "$nums" != "$(seq -s ' ' 1 "$total") " ]; then
-		echo "not ok - guest $guest: the TAP lines are not exactly 1..$total (plan '$plan', $oks ok, $nots not ok)"
-		status=1
-	fi
-	if [ "$total" != "$want_total" ] || [ "$skips" != "$want_skips" ]; then
-		echo "not ok - guest $guest: $total checks with $skips skipped, expected exactly $want_total with $want_skips skipped (vm_expected in tests/vm/run.sh)"
-		status=1
-	else
-		echo "ok - guest $guest: exactly the $want_total expected checks ran, $want_skips of them skipped"
-	fi
-fi
 
 # the ivshmem file: everything the host put there, and exactly the
 # guest's writes on top

@@ -22,27 +22,10 @@ set -u
 MARK="pfnmap-vm-hotplug-start-$$"
 MEM=/sys/devices/system/memory
 pat_list=/sys/kernel/debug/x86/pat_memtype_list
-T=0
-F=0
-
-ok() { T=$((T + 1)); echo "ok $T - $*"; }
-notok() { T=$((T + 1)); F=$((F + 1)); echo "not ok $T - $*"; }
-skip() { T=$((T + 1)); echo "ok $T - $1 # SKIP $2"; }
-diag() { echo "# $*"; }
-indent() { sed -n 's/^/#   /;1,20p' "$@"; }
+# shellcheck source=tap.sh # /tap.sh in the initramfs
+. /tap.sh
 hx() { printf '0x%x' "$1"; }
 phys() { printf '0x%08x' "$1"; }	# as the kernel's %#010llx prints
-
-check() {	# DESC CMD...: CMD's status decides
-	local d=$1
-	shift
-	if "$@" > /tmp/check.out 2>&1; then
-		ok "$d"
-	else
-		notok "$d"
-		indent /tmp/check.out
-	fi
-}
 
 # hp_tap PREFIX CMD...: a TAP line per PASS/FAIL line of the program, then
 # one for its END line (present, agreeing with the lines seen, and with
@@ -271,24 +254,5 @@ since_mark
 sed 's/^/# dmesg: /' /tmp/dmesg
 check "dmesg read, with the marker written before the tests" \
 	sh -c "head -n1 /tmp/dmesg | grep -qF '$MARK'"
-grep -e WARNING -e BUG -e Oops -e 'Call Trace' -e 'x86/PAT:' -e usercopy \
-	-e 'Bad page' -e 'ioremap on RAM' /tmp/dmesg > /tmp/dmesg.bad 2>&1
-rc=$?
-if [ $rc = 1 ] && grep -qF "$MARK" /tmp/dmesg; then
-	ok "dmesg since the marker: no WARNING, BUG, Oops, Call Trace, x86/PAT:, usercopy, Bad page, ioremap on RAM"
-else
-	notok "dmesg since the marker: grep status $rc (want 1, no match)"
-	indent /tmp/dmesg.bad
-fi
-taint=$(cat /proc/sys/kernel/tainted)
-case $taint in
-'' | *[!0-9]*)
-	notok "/proc/sys/kernel/tainted reads '$taint', not a number" ;;
-*)
-	check "tainted $taint: no bit beyond 4096|8192 (out-of-tree, unsigned)" \
-		[ $((taint & ~(4096 | 8192))) = 0 ] ;;
-esac
-
-echo "1..$T"
-echo "# guest $GUEST: $T tests, $F failed, $(cut -d' ' -f1 /proc/uptime) s after boot"
-echo "VM-SUMMARY $T $F"
+tap_health "$MARK"
+tap_end

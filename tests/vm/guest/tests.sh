@@ -27,27 +27,10 @@ set -u
 H=0x180000000		# hidden memory, 4 MiB
 M=/tmp/mirror		# what the hidden memory must hold
 MARK="pfnmap-vm-tests-start-$$"
-T=0
-F=0
 any_out=0
 
-ok() { T=$((T + 1)); echo "ok $T - $*"; }
-notok() { T=$((T + 1)); F=$((F + 1)); echo "not ok $T - $*"; }
-skip() { T=$((T + 1)); echo "ok $T - $1 # SKIP $2"; }
-diag() { echo "# $*"; }
-indent() { sed -n 's/^/#   /;1,20p' "$@"; }
-
-# check DESC CMD...: CMD's status decides; its output only when it fails
-check() {
-	local d=$1
-	shift
-	if "$@" > /tmp/check.out 2>&1; then
-		ok "$d"
-	else
-		notok "$d"
-		indent /tmp/check.out
-	fi
-}
+# shellcheck source=tap.sh # /tap.sh in the initramfs: ok, notok, check...
+. /tap.sh
 
 pf() { pfnmap --module=/pfnmap.ko "$@"; }
 hx() { printf '0x%x' "$1"; }
@@ -1012,24 +995,5 @@ check "dmesg, memcg-oom: the cgroup's OOM killer found nothing to kill, and no W
 # match (status 1; 2 would be an error)
 check "dmesg read, with the marker written before the tests" \
 	sh -c "[ $rc = 0 ] && head -n1 /tmp/dmesg | grep -qF '$MARK'"
-grep -e WARNING -e BUG -e Oops -e 'Call Trace' -e 'x86/PAT:' -e usercopy \
-	-e 'Bad page' /tmp/dmesg > /tmp/dmesg.bad 2>&1
-rc=$?
-if [ $rc = 1 ] && grep -qF "$MARK" /tmp/dmesg; then
-	ok "dmesg since the marker: no WARNING, BUG, Oops, Call Trace, x86/PAT:, usercopy, Bad page"
-else
-	notok "dmesg since the marker: grep status $rc (want 1, no match), marker $(grep -qF "$MARK" /tmp/dmesg && echo found || echo missing)"
-	indent /tmp/dmesg.bad
-fi
-taint=$(cat /proc/sys/kernel/tainted)
-case $taint in
-'' | *[!0-9]*)
-	notok "/proc/sys/kernel/tainted reads '$taint', not a number" ;;
-*)
-	check "tainted $taint: no bit beyond 4096|8192 (out-of-tree, unsigned)" \
-		[ $((taint & ~(4096 | 8192))) = 0 ] ;;
-esac
-
-echo "1..$T"
-echo "# guest $GUEST: $T tests, $F failed, $(cut -d' ' -f1 /proc/uptime) s after boot"
-echo "VM-SUMMARY $T $F"
+tap_health "$MARK"
+tap_end
