@@ -77,6 +77,17 @@ int value_arg(const char *cmd, const char *text, unsigned int width,
 	return EXIT_USAGE;
 }
 
+int masked_arg(const char *cmd, const char *text, unsigned int width,
+	       uint64_t *v, uint64_t *mask)
+{
+	char msg[REGION_ERR_MAX];
+
+	if (!parse_masked(text, width, v, mask, msg, sizeof(msg)))
+		return 0;
+	pf_error("%s: %s", cmd, msg);
+	return EXIT_USAGE;
+}
+
 int announce(const struct options *o, const char *cmd,
 	     const struct extent *x)
 {

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * fill, read and write: values of --width, stored as the CPU stores them,
+ * fill, read and write (write VALUE:MASK: cmd_check.c): values of --width, stored as the CPU stores them,
  * on width-aligned addresses only.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "commands.h"
 
@@ -61,9 +62,15 @@ int cmd_write(struct options *o, char **argv)
 {
 	struct extent x;
 	uint64_t value;
+	uint64_t mask;
 	int r = addr_arg(o, "write", argv[0], REGION_WRITES, &x);
 
 	if (!r)
-		r = value_arg("write", argv[1], o->width, &value);
-	return r ? r : access_value(o, "write", OP_WRITE, &x, &value);
+		r = masked_arg("write", argv[1], o->width, &value, &mask);
+	if (r)
+		return r;
+	/* VALUE:MASK reads first; a plain VALUE is one store and no read */
+	if (strchr(argv[1], ':'))
+		return rmw_value(o, "write", &x, value, mask);
+	return access_value(o, "write", OP_WRITE, &x, &value);
 }

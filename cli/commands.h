@@ -28,6 +28,9 @@ int cmd_fill(struct options *o, char **argv);
 int cmd_load(struct options *o, char **argv);
 int cmd_read(struct options *o, char **argv);
 int cmd_write(struct options *o, char **argv);
+int cmd_set(struct options *o, char **argv);
+int cmd_clear(struct options *o, char **argv);
+int cmd_expect(struct options *o, char **argv);
 int cmd_info(struct options *o, char **argv);
 int cmd_bars(struct options *o, char **argv);
 
@@ -45,6 +48,14 @@ int addr_arg(const struct options *o, const char *cmd, const char *text,
 /* A VALUE argument of --width */
 int value_arg(const char *cmd, const char *text, unsigned int width,
 	      uint64_t *v);
+
+/* VALUE or VALUE:MASK of --width; no MASK: all ones of the width */
+int masked_arg(const char *cmd, const char *text, unsigned int width,
+	       uint64_t *v, uint64_t *mask);
+
+/* One read, then one write of (old & ~mask) | (value & mask), at x */
+int rmw_value(const struct options *o, const char *cmd,
+	      const struct extent *x, uint64_t value, uint64_t mask);
 
 /* -v and -n: say what will be done; returns 1 when it was a dry run */
 int announce(const struct options *o, const char *cmd,

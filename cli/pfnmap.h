@@ -16,6 +16,7 @@ enum pfnmap_exit {
 	EXIT_REFUSED = 2,	/* the helper, the kernel or a rule refused it */
 	EXIT_NOHELPER = 3,	/* /dev/pfnmap missing and the module not loadable */
 	EXIT_FAULT = 4,		/* bus error or fault touching the mapping */
+	EXIT_MISMATCH = 5,	/* a check that does not hold (expect) */
 	EXIT_USAGE = 64,	/* bad command line (argp's own code) */
 };
 

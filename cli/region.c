@@ -130,6 +130,28 @@ int parse_value(const char *text, unsigned int width, uint64_t *val,
 	return 0;
 }
 
+int parse_masked(const char *text, unsigned int width, uint64_t *val,
+		 uint64_t *mask, char *err, size_t errlen)
+{
+	uint64_t max = width >= 8 ? UINT64_MAX : (1ULL << (8 * width)) - 1;
+	const char *colon = strchr(text, ':'), *end;
+
+	*mask = max;
+	if (!colon)
+		return parse_value(text, width, val, err, errlen);
+	if (scan_number(text, ":", false, "value", val, &end, err, errlen))
+		return -1;
+	if (*val > max)
+		return fail(err, errlen, "value '%.*s' does not fit in --width=%u (0 to 0x%llx)", (int)(colon - text), text, 8 * width, (unsigned long long)max);
+	if (!colon[1])
+		return fail(err, errlen, "'%s': no mask after ':'; write VALUE:MASK (0x hex or decimal)", text);
+	if (scan_number(colon + 1, "", false, "mask", mask, &end, err, errlen))
+		return -1;
+	if (*mask > max)
+		return fail(err, errlen, "mask '%s' does not fit in --width=%u (0 to 0x%llx)", colon + 1, 8 * width, (unsigned long long)max);
+	return 0;
+}
+
 int parse_width(const char *text, unsigned int *bytes, char *err, size_t errlen)
 {
 	static const char *const names[] = { "8", "16", "32", "64" };

@@ -51,6 +51,21 @@ int parse_number(const char *text, const char *what, uint64_t *val,
 int parse_value(const char *text, unsigned int width, uint64_t *val,
 		char *err, size_t errlen);
 
+/*
+ * VALUE or VALUE:MASK, both of width bytes; no MASK: all ones of the
+ * width. Bits of VALUE outside MASK are accepted, as setpci does, and
+ * masked off by whoever uses them.
+ */
+int parse_masked(const char *text, unsigned int width, uint64_t *val,
+		 uint64_t *mask, char *err, size_t errlen);
+
+/* Read-modify-write: the bits of mask from value, the others from old */
+static inline uint64_t masked_merge(uint64_t old, uint64_t value,
+				    uint64_t mask)
+{
+	return (old & ~mask) | (value & mask);
+}
+
 /* Width in bits (8, 16, 32, 64) -> bytes */
 int parse_width(const char *text, unsigned int *bytes, char *err, size_t errlen);
 

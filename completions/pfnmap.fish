@@ -150,11 +150,14 @@ complete -c pfnmap -n __pfnmap_needs_command -a hexdump -d 'hex and ASCII like h
 complete -c pfnmap -n __pfnmap_needs_command -a fill -d 'repeat VALUE (of --width) over REGION'
 complete -c pfnmap -n __pfnmap_needs_command -a load -d 'copy FILE or stdin into REGION'
 complete -c pfnmap -n __pfnmap_needs_command -a read -d 'one value of --width'
-complete -c pfnmap -n __pfnmap_needs_command -a write -d 'store one value of --width'
+complete -c pfnmap -n __pfnmap_needs_command -a write -d 'store one value of --width; VALUE:MASK: read-modify-write'
+complete -c pfnmap -n __pfnmap_needs_command -a set -d 'set BITS: one read, one write'
+complete -c pfnmap -n __pfnmap_needs_command -a clear -d 'clear BITS: one read, one write'
+complete -c pfnmap -n __pfnmap_needs_command -a expect -d 'read one value; exit 5 unless it matches'
 complete -c pfnmap -n __pfnmap_needs_command -a info -d 'PFNs, pages, owner, RAM, cache type'
 complete -c pfnmap -n __pfnmap_needs_command -a bars -d 'PCI devices and their BARs'
 
-complete -c pfnmap -n '__pfnmap_arg 1 dump hexdump info fill load read write' -a '(__pfnmap_bars)'
+complete -c pfnmap -n '__pfnmap_arg 1 dump hexdump info fill load read write set clear expect' -a '(__pfnmap_bars)'
 complete -c pfnmap -n '__pfnmap_arg 2 load' -F
 complete -c pfnmap -n '__pfnmap_arg 1 bars' -a '(__pfnmap_devices)'
 

@@ -49,7 +49,7 @@ comp()
 	zsh -f "$here/zsh-complete.zsh" "$dir" "$1" | comp_words
 }
 
-commands='bars dump fill hexdump info load read write'
+commands='bars clear dump expect fill hexdump info load read set write'
 expect 'pfnmap ' "$commands"
 expect 'pfnmap -v ' "$commands"
 expect 'pfnmap he' hexdump
@@ -70,6 +70,11 @@ expect "pfnmap $o info 00:0" 00:04.0/bar0 00:04.0/bar2 00:05.0/bar0
 expect "pfnmap $o load " "$FAKE_BARS"
 expect "pfnmap $o fill " "$FAKE_BARS"
 expect "pfnmap $o write " "$FAKE_BARS"
+# the read-modify-write commands and expect take their ADDR as write does
+for c in set clear expect; do
+	expect "pfnmap $o $c " "$FAKE_BARS"
+	expect "pfnmap $o $c 0x1000 "
+done
 expect "pfnmap $o dump 00:04.0/bar2 "
 expect "pfnmap $o fill 00:04.0/bar2 "
 expect "pfnmap $o write 0x1000 "

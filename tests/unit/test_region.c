@@ -313,6 +313,60 @@ static void test_value(void **state)
 	value_err("1 ", 4, "value '1 ': unexpected ' ' after the number");
 }
 
+static void masked_ok(const char *text, unsigned int width, uint64_t want,
+		      uint64_t want_mask)
+{
+	char err[REGION_ERR_MAX];
+	uint64_t v = 0, m = 0;
+
+	print_message("parse_masked(\"%s\", %u)\n", text, width);
+	assert_int_equal(parse_masked(text, width, &v, &m, err, sizeof(err)), 0);
+	assert_int_equal(v, want);
+	assert_int_equal(m, want_mask);
+}
+
+static void masked_err(const char *text, unsigned int width, const char *msg)
+{
+	char err[REGION_ERR_MAX];
+	uint64_t v, m;
+
+	print_message("parse_masked(\"%s\", %u)\n", text, width);
+	assert_int_equal(parse_masked(text, width, &v, &m, err, sizeof(err)), -1);
+	assert_string_equal(err, msg);
+}
+
+static void test_masked(void **state)
+{
+	(void)state;
+	masked_ok("0x12", 1, 0x12, 0xff);
+	masked_ok("0x12", 8, 0x12, UINT64_MAX);
+	masked_ok("0xa0:0xf0", 1, 0xa0, 0xf0);
+	/* bits outside the mask are kept here, dropped by the merge (setpci) */
+	masked_ok("0xff:0x0f", 1, 0xff, 0x0f);
+	masked_ok("1:0", 4, 1, 0);
+	masked_ok("0xffffffffffffffff:0xffffffffffffffff", 8, UINT64_MAX,
+		  UINT64_MAX);
+	masked_err("0x100:1", 1, "value '0x100' does not fit in --width=8 (0 to 0xff)");
+	masked_err("1:0x100", 1, "mask '0x100' does not fit in --width=8 (0 to 0xff)");
+	masked_err("1:", 4, "'1:': no mask after ':'; write VALUE:MASK (0x hex or decimal)");
+	masked_err(":1", 4, "value '' " NOT_NUMBER);
+	masked_err("1:x", 4, "mask 'x' " NOT_NUMBER);
+	masked_err("1:2:3", 4, "mask '2:3': unexpected ':3' after the number");
+	masked_err("1K:1", 4, "value '1K': unexpected 'K' after the number");
+}
+
+static void test_merge(void **state)
+{
+	(void)state;
+	assert_int_equal(masked_merge(0x0f, 0xa0, 0xf0), 0xaf);
+	assert_int_equal(masked_merge(0xff, 0x00, 0x0f), 0xf0);	/* clear */
+	assert_int_equal(masked_merge(0x00, 0x81, 0x81), 0x81);	/* set */
+	assert_int_equal(masked_merge(0x12, 0xff, 0x0f), 0x1f);
+	assert_int_equal(masked_merge(0x12, 0xff, 0), 0x12);
+	assert_int_equal(masked_merge(UINT64_MAX, 0, 1ULL << 63),
+			 UINT64_MAX >> 1);
+}
+
 static void test_width(void **state)
 {
 	static const char *const bad[] = { "", "0", "1", "2", "4", "12",
@@ -520,6 +574,8 @@ int main(void)
 		cmocka_unit_test(test_region_errors),
 		cmocka_unit_test(test_region_syntax),
 		cmocka_unit_test(test_value),
+		cmocka_unit_test(test_masked),
+		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_width),
 		cmocka_unit_test(test_pfns),
 		cmocka_unit_test(test_pci_locations),

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Read-modify-write (write ADDR VALUE:MASK, set, clear) and expect: one
+ * value of --width, read once through one mapping and, for the first,
+ * written back once, as setpci does with VALUE:MASK. A register may have
+ * side effects on read or write, so neither access is ever repeated.
+ */
+#include <stdio.h>
+
+#include "commands.h"
+#include "msg.h"
+#include "region.h"
+
+#define HEX(w, v)	(2 * (int)(w)), (unsigned long long)(v)
+
+int rmw_value(const struct options *o, const char *cmd,
+	      const struct extent *x, uint64_t value, uint64_t mask)
+{
+	uint64_t old = 0, new;
+	struct target t;
+	struct mapping m;
+	int r;
+
+	if (announce(o, cmd, x))
+		return 0;
+	r = open_mapping(o, cmd, x, true, &t, &m);
+	if (!r)
+		r = map_read_value(&m, &old);
+	if (!r) {
+		new = masked_merge(old, value, mask);
+		r = map_write_value(&m, new);
+		if (!r)
+			pf_info("%s: %s: old 0x%0*llx, new 0x%0*llx", cmd, x->text, HEX(o->width, old), HEX(o->width, new));
+	}
+	r = mapping_end(&m, r);
+	target_close(&t);
+	return r;
+}
+
+/* set and clear: BITS is the mask; set writes ones into it, clear zeroes */
+static int set_bits(struct options *o, char **argv, const char *cmd,
+		    bool ones)
+{
+	struct extent x;
+	uint64_t bits;
+	int r = addr_arg(o, cmd, argv[0], REGION_WRITES, &x);
+
+	if (!r)
+		r = value_arg(cmd, argv[1], o->width, &bits);
+	return r ? r : rmw_value(o, cmd, &x, ones ? bits : 0, bits);
+}
+
+int cmd_set(struct options *o, char **argv)
+{
+	return set_bits(o, argv, "set", true);
+}
+
+int cmd_clear(struct options *o, char **argv)
+{
+	return set_bits(o, argv, "clear", false);
+}
+
+static int read_one(const struct options *o, const struct extent *x,
+		    uint64_t *value)
+{
+	struct target t;
+	struct mapping m;
+	int r = open_mapping(o, "expect", x, false, &t, &m);
+
+	if (!r)
+		r = map_read_value(&m, value);
+	r = mapping_end(&m, r);
+	target_close(&t);
+	return r;
+}
+
+int cmd_expect(struct options *o, char **argv)
+{
+	uint64_t want, mask, got = 0;
+	struct extent x;
+	int r = addr_arg(o, "expect", argv[0], 0, &x);
+
+	if (!r)
+		r = masked_arg("expect", argv[1], o->width, &want, &mask);
+	if (r || announce(o, "expect", &x))
+		return r;
+	r = read_one(o, &x, &got);
+	if (r)
+		return r;
+	/* printed either way, so that a script can log what was there */
+	printf("0x%0*llx\n", HEX(o->width, got));
+	if ((got & mask) == (want & mask))
+		return 0;
+	pf_error("expect: %s: read 0x%0*llx, want 0x%0*llx (mask 0x%0*llx)", x.text, HEX(o->width, got), HEX(o->width, want & mask), HEX(o->width, mask));
+	return EXIT_MISMATCH;
+}
