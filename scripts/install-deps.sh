@@ -38,7 +38,21 @@ dpkg --add-architecture i386
 # (scripts/arm64-module-check.sh)
 dpkg --add-architecture arm64
 add_backports
-apt_get update
+# A mirror in the middle of a sync serves index files of the wrong size
+# ("Mirror sync in progress?") and apt-get update fails; that passes once
+# the sync is over, so try again. A mirror that stays half-synced for one
+# index (seen: bookworm-security's i386 list, through every retry) must
+# not stop the whole install: apt keeps the other lists, and an install
+# that needs the missing one fails below with its own message.
+for try in 1 2 3; do
+	apt_get update && break
+	if [ $try = 3 ]; then
+		echo "install-deps: apt-get update failed 3 times; going on with the index files it did fetch" >&2
+		break
+	fi
+	echo "install-deps: apt-get update failed (try $try of 3), again in $((try * 20))s" >&2
+	sleep $((try * 20))
+done
 
 # gcc-12-multilib, not the gcc-multilib metapackage, which Debian declares
 # in conflict with every cross compiler (gcc-aarch64-linux-gnu below); -m32
