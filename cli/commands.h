@@ -9,6 +9,13 @@
 
 /* What a command is, for main.c's checks and --help */
 #define CMD_OUTPUT	0x1	/* writes to -o FILE */
+/* takes the options of OPT_GIVEN_*: CMD_POLL is OPT_GIVEN_POLL << 8 ... */
+#define CMD_OPT_SHIFT	8
+#define CMD_POLL	(OPT_GIVEN_POLL << CMD_OPT_SHIFT)
+#define CMD_DIFFS	(OPT_GIVEN_DIFFS << CMD_OPT_SHIFT)
+#define CMD_SUM		(OPT_GIVEN_SUM << CMD_OPT_SHIFT)
+#define CMD_JSON	(OPT_GIVEN_JSON << CMD_OPT_SHIFT)
+#define CMD_BATCH	(OPT_GIVEN_BATCH << CMD_OPT_SHIFT)
 
 struct command {
 	const char *name;

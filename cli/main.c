@@ -34,7 +34,10 @@ const struct command commands[] = {
 	{ NULL, NULL, NULL, 0, 0, 0, NULL },
 };
 
-enum { OPT_NO_LOAD = 256, OPT_SYSFS };
+enum {
+	OPT_NO_LOAD = 256, OPT_SYSFS, OPT_TIMEOUT, OPT_INTERVAL, OPT_NOT,
+	OPT_MAX_DIFFS, OPT_ALGO, OPT_EXPECT, OPT_JSON, OPT_KEEP_GOING,
+};
 
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Access:", 1 },
@@ -68,6 +71,21 @@ static const struct argp_option options[] = {
 	{ "verbose", 'v', NULL, 0,
 	  "Say what is mapped: PFNs, pages, cache types", 5 },
 	{ "quiet", 'q', NULL, 0, "No warnings, only errors", 5 },
+	{ NULL, 0, NULL, 0, "Checks and scripts:", 6 },
+	{ "timeout", OPT_TIMEOUT, "DURATION", 0,
+	  "poll: give up after DURATION (default 1s; forever: never)", 6 },
+	{ "interval", OPT_INTERVAL, "DURATION", 0,
+	  "poll: sleep DURATION between reads (default 0: a tight loop)", 6 },
+	{ "not", OPT_NOT, NULL, 0,
+	  "poll: until (value & MASK) differs from VALUE", 6 },
+	{ "max-diffs", OPT_MAX_DIFFS, "N", 0,
+	  "cmp: list at most N differences (default 10)", 6 },
+	{ "algo", OPT_ALGO, "ALGO", 0, "sum: crc32 (default) or sha256", 6 },
+	{ "expect", OPT_EXPECT, "HEX", 0,
+	  "sum: exit 5 unless the sum of every region is HEX", 6 },
+	{ "json", OPT_JSON, NULL, 0, "One JSON object a result line", 6 },
+	{ "keep-going", OPT_KEEP_GOING, NULL, 0,
+	  "batch: run on after a failing line; exit with the first failure's status", 6 },
 	{ NULL, 0, NULL, 0, NULL, 0 },
 };
 
@@ -140,6 +158,16 @@ static enum cache_type parse_cache(const char *text, struct argp_state *state)
 	return CACHE_AUTO;
 }
 
+static enum sum_algo parse_algo(const char *text, struct argp_state *state)
+{
+	if (!strcmp(text, "crc32"))
+		return SUM_CRC32;
+	if (!strcmp(text, "sha256"))
+		return SUM_SHA256;
+	argp_failure(state, EXIT_USAGE, 0, "--algo=%s: the algorithm is crc32 or sha256", text);
+	return SUM_CRC32;
+}
+
 static const struct command *find_command(const char *name,
 					  struct argp_state *state)
 {
@@ -155,19 +183,39 @@ static const struct command *find_command(const char *name,
 	return NULL;
 }
 
-/* "dump and hexdump": the commands that take -o, from the table */
-static const char *output_commands(void)
+/* "dump and hexdump": the commands whose flags have flag, from the table */
+static const char *commands_with(unsigned int flag)
 {
-	static char names[128];
+	static char names[256];
 	const struct command *c;
 	int n = 0, i = 0;
 
+	names[0] = 0;
 	for (c = commands; c->name; c++)
-		n += !!(c->flags & CMD_OUTPUT);
+		n += !!(c->flags & flag);
 	for (c = commands; c->name; c++)
-		if (c->flags & CMD_OUTPUT)
+		if (c->flags & flag)
 			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", !i++ ? "" : i < n ? ", " : " and ", c->name);
 	return names;
+}
+
+/* The options of OPT_GIVEN_*, as the message names them */
+static const char *const given_names[] = {
+	"--timeout, --interval and --not", "--max-diffs", "--algo and --expect",
+	"--json", "--keep-going",
+};
+
+/* An option given to a command that has no use for it */
+static void check_given(const struct parsed *p, struct argp_state *state)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(given_names) / sizeof(given_names[0]); i++) {
+		unsigned int bit = 1U << i;
+
+		if ((p->o.given & bit) && !(p->cmd->flags & (bit << CMD_OPT_SHIFT)))
+			argp_failure(state, EXIT_USAGE, 0, "%s %s for %s, not %s", given_names[i], strstr(given_names[i], " and ") ? "are" : "is", commands_with(bit << CMD_OPT_SHIFT), p->cmd->name);
+	}
 }
 
 /* What can only be checked once the whole command line is known */
@@ -187,7 +235,9 @@ static void check_all(const struct parsed *p, struct argp_state *state)
 	else if (o->device && o->module)
 		argp_failure(state, EXIT_USAGE, 0, "--device maps without the helper; --module has no use with it");
 	else if (o->output && !(c->flags & CMD_OUTPUT))
-		argp_failure(state, EXIT_USAGE, 0, "-o is for %s, not %s", output_commands(), c->name);
+		argp_failure(state, EXIT_USAGE, 0, "-o is for %s, not %s", commands_with(CMD_OUTPUT), c->name);
+	else
+		check_given(p, state);
 }
 
 static int parse_opt(int key, char *arg, struct argp_state *state)
@@ -242,6 +292,37 @@ static int parse_opt(int key, char *arg, struct argp_state *state)
 			argp_failure(state, EXIT_USAGE, 0, "-O: at most 16 libpci parameters");
 		p->o.pci_params[p->o.n_pci_params++] = arg;
 		break;
+	case OPT_TIMEOUT:
+	case OPT_INTERVAL:
+		if (parse_duration(arg, key == OPT_TIMEOUT, key == OPT_TIMEOUT ? &p->o.timeout_ns : &p->o.interval_ns, msg, sizeof(msg)))
+			argp_failure(state, EXIT_USAGE, 0, "--%s: %s", key == OPT_TIMEOUT ? "timeout" : "interval", msg);
+		p->o.given |= OPT_GIVEN_POLL;
+		break;
+	case OPT_NOT:
+		p->o.poll_not = true;
+		p->o.given |= OPT_GIVEN_POLL;
+		break;
+	case OPT_MAX_DIFFS:
+		if (parse_number(arg, "--max-diffs", &p->o.max_diffs, msg, sizeof(msg)))
+			argp_failure(state, EXIT_USAGE, 0, "%s", msg);
+		p->o.given |= OPT_GIVEN_DIFFS;
+		break;
+	case OPT_ALGO:
+		p->o.algo = parse_algo(arg, state);
+		p->o.given |= OPT_GIVEN_SUM;
+		break;
+	case OPT_EXPECT:
+		p->o.expect_sum = arg;
+		p->o.given |= OPT_GIVEN_SUM;
+		break;
+	case OPT_JSON:
+		p->o.json = true;
+		p->o.given |= OPT_GIVEN_JSON;
+		break;
+	case OPT_KEEP_GOING:
+		p->o.keep_going = true;
+		p->o.given |= OPT_GIVEN_BATCH;
+		break;
 	case ARGP_KEY_ARG:
 		p->cmd = find_command(arg, state);
 		p->args = &state->argv[state->next];
@@ -268,7 +349,7 @@ static bool stdout_checked;
  * as its error flag when an earlier flush failed. r, the command's own
  * failure, is the one that counts when there is one.
  */
-static int check_stdout(int r)
+static int check_stdout(int r, int earlier_errno)
 {
 	stdout_checked = true;
 	errno = 0;
@@ -276,20 +357,27 @@ static int check_stdout(int r)
 		return r;
 	if (r)
 		return r;
+	if (!errno)
+		errno = earlier_errno;
 	pf_error("writing standard output: %s", errno ? strerror(errno) : "write error");
 	return EXIT_FAIL;
 }
 
-/* argp exits by itself after --help, --usage and --version */
+/*
+ * argp exits by itself after --help, --usage and --version. Help longer
+ * than stdio's buffer fails in argp's own write, which leaves only the
+ * error flag and the errno it set.
+ */
 static void check_stdout_at_exit(void)
 {
-	if (!stdout_checked && check_stdout(EXIT_OK))
+	if (!stdout_checked && check_stdout(EXIT_OK, errno))
 		_exit(EXIT_FAIL);
 }
 
 int main(int argc, char **argv)
 {
-	struct parsed p = { .o = { .width = 4, .cache = CACHE_AUTO } };
+	struct parsed p = { .o = { .width = 4, .cache = CACHE_AUTO,
+				   .timeout_ns = 1000000000, .max_diffs = 10 } };
 	int r;
 
 	argv[0] = (char *)"pfnmap";	/* messages name the program, not its path */
@@ -301,5 +389,5 @@ int main(int argc, char **argv)
 	/* a reader that goes away ends us quietly, by EPIPE */
 	signal(SIGPIPE, SIG_IGN);
 	r = p.cmd->run(&p.o, p.args);
-	return check_stdout(r);
+	return check_stdout(r, 0);
 }

@@ -27,6 +27,18 @@ enum cache_type {
 	CACHE_WB,
 };
 
+enum sum_algo {
+	SUM_CRC32,
+	SUM_SHA256,
+};
+
+/* Which command-specific options the command line gave */
+#define OPT_GIVEN_POLL		0x1	/* --timeout, --interval, --not */
+#define OPT_GIVEN_DIFFS		0x2	/* --max-diffs */
+#define OPT_GIVEN_SUM		0x4	/* --algo, --expect */
+#define OPT_GIVEN_JSON		0x8	/* --json */
+#define OPT_GIVEN_BATCH		0x10	/* --keep-going */
+
 struct options {
 	unsigned int width;		/* access width in bytes: 1, 2, 4, 8 */
 	bool width_set;
@@ -41,6 +53,18 @@ struct options {
 	bool quiet;
 	bool machine;			/* bars: the machine-readable form */
 	bool sysfs;			/* BARs through sysfs resourceN files */
+	/* poll */
+	uint64_t timeout_ns;		/* --timeout; DURATION_FOREVER */
+	uint64_t interval_ns;		/* --interval; 0: a tight loop */
+	bool poll_not;			/* --not: until the value differs */
+	/* cmp */
+	uint64_t max_diffs;		/* --max-diffs */
+	/* sum */
+	enum sum_algo algo;		/* --algo */
+	const char *expect_sum;		/* --expect=HEX, checked by sum */
+	bool json;			/* --json: one JSON object a result */
+	bool keep_going;		/* batch --keep-going */
+	unsigned int given;		/* OPT_GIVEN_* of the options above */
 	const char *pci_method;		/* -A */
 	char *pci_params[16];		/* -O NAME=VALUE */
 	unsigned int n_pci_params;

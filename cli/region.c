@@ -166,6 +166,72 @@ int parse_width(const char *text, unsigned int *bytes, char *err, size_t errlen)
 	return fail(err, errlen, "--width=%s: the width is 8, 16, 32 or 64 (bits)", text);
 }
 
+static const struct {
+	const char *name;
+	uint64_t ns;
+} duration_units[] = {
+	{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+};
+
+/* The unit after a duration's number; 0 when there is none we know */
+static uint64_t duration_unit(const char *unit)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(duration_units) / sizeof(duration_units[0]); i++)
+		if (!strcmp(unit, duration_units[i].name))
+			return duration_units[i].ns;
+	return 0;
+}
+
+/*
+ * Decimal only, the fraction exact to the nanosecond: "1.5s", "10ms",
+ * "0.25us" is refused (finer than the clock's unit would be a silent
+ * rounding).
+ */
+int parse_duration(const char *text, bool forever_ok, uint64_t *ns,
+		   char *err, size_t errlen)
+{
+	uint64_t whole = 0, frac = 0, unit, scale = 1;
+	const char *p = text;
+
+	if (forever_ok && !strcmp(text, "forever")) {
+		*ns = DURATION_FOREVER;
+		return 0;
+	}
+	if (!isdigit((unsigned char)*p))
+		return fail(err, errlen, "duration '%s': a number and a unit: ns, us, ms or s (10ms, 1.5s)%s", text, forever_ok ? ", or forever" : "");
+	for (; isdigit((unsigned char)*p); p++) {
+		if (whole > (UINT64_MAX - 9) / 10)
+			return fail(err, errlen, "duration '%s' is too long", text);
+		whole = whole * 10 + (uint64_t)(*p - '0');
+	}
+	if (*p == '.') {
+		const char *f = ++p;
+
+		if (!isdigit((unsigned char)*p))
+			return fail(err, errlen, "duration '%s': digits after the '.'", text);
+		for (; isdigit((unsigned char)*p) && p - f < 9; p++) {
+			frac = frac * 10 + (uint64_t)(*p - '0');
+			scale *= 10;
+		}
+		if (isdigit((unsigned char)*p))
+			return fail(err, errlen, "duration '%s': at most 9 digits after the '.'", text);
+	}
+	if (!*p)
+		return fail(err, errlen, "duration '%s' has no unit; write ns, us, ms or s after the number (%s%s)", text, text, "ms");
+	unit = duration_unit(p);
+	if (!unit)
+		return fail(err, errlen, "duration '%s': '%s' is not a unit; the units are ns, us, ms and s", text, p);
+	if (frac * unit % scale)
+		return fail(err, errlen, "duration '%s' is finer than a nanosecond", text);
+	if (whole > (UINT64_MAX - 1) / unit ||
+	    whole * unit > UINT64_MAX - 1 - frac * unit / scale)
+		return fail(err, errlen, "duration '%s' is too long", text);
+	*ns = whole * unit + frac * unit / scale;
+	return 0;
+}
+
 /* +SIZE or -END after the start of a physical region */
 static int phys_end(const char *text, const char *p, struct region *r,
 		    char *err, size_t errlen)

@@ -69,6 +69,17 @@ static inline uint64_t masked_merge(uint64_t old, uint64_t value,
 /* Width in bits (8, 16, 32, 64) -> bytes */
 int parse_width(const char *text, unsigned int *bytes, char *err, size_t errlen);
 
+/* A duration "forever" stands for */
+#define DURATION_FOREVER	UINT64_MAX
+
+/*
+ * A duration with its unit, in nanoseconds: NUMBER[.FRACTION]UNIT, UNIT
+ * one of ns, us, ms, s ("10ms", "1.5s"); a bare number is an error.
+ * forever_ok: "forever" is accepted as DURATION_FOREVER.
+ */
+int parse_duration(const char *text, bool forever_ok, uint64_t *ns,
+		   char *err, size_t errlen);
+
 /* Page frame arithmetic for size > 0 bytes at start */
 struct pfn_span {
 	uint64_t first_pfn;

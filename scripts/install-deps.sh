@@ -60,6 +60,8 @@ done
 pkgs=(build-essential cmake ninja-build pkg-config gcc-12-multilib valgrind
       libpci-dev libkmod-dev libcmocka-dev
       libpci-dev:i386 libkmod-dev:i386 libcmocka-dev:i386
+      zlib1g-dev libjson-c-dev libssl-dev	# sum's crc32, --json, sha256
+      zlib1g-dev:i386 libjson-c-dev:i386 libssl-dev:i386
       bsdextrautils xxd kmod pciutils
       qemu-user
       linux-headers-amd64 linux-headers-686-pae:i386
@@ -70,7 +72,23 @@ pkgs=(build-essential cmake ninja-build pkg-config gcc-12-multilib valgrind
       gcc-aarch64-linux-gnu)	# the module for arm64 (W=1)
 [ $want_vm = 1 ] && pkgs+=(qemu-system-x86 busybox-static cpio xz-utils
 			   linux-image-amd64 linux-image-686-pae:i386)
-apt_get install --no-install-recommends "${pkgs[@]}"
+# Multi-Arch: same packages (libssl3, zlib1g, ...) must be the same version
+# in amd64 and i386. When bookworm-security's i386 list is the one that
+# failed above, amd64 sees a security update that i386 cannot follow; then
+# take bookworm's own versions for both (priority 990 over the 500 of
+# -security), which is what the i386 lists still agree on.
+if ! apt_get install --no-install-recommends "${pkgs[@]}"; then
+	echo "install-deps: install failed; again with bookworm's versions first (APT::Default-Release=bookworm)" >&2
+	if ! apt_get -o APT::Default-Release=bookworm install --no-install-recommends "${pkgs[@]}"; then
+		# an amd64 package already at its security version (the image's
+		# linux-libc-dev) goes back to bookworm's, which i386 has too
+		echo "install-deps: again, bookworm's versions over installed security updates (downgrades allowed)" >&2
+		pin=/etc/apt/preferences.d/pfnmap-bookworm
+		printf 'Package: *\nPin: release n=bookworm\nPin-Priority: 1001\n' >"$pin"
+		apt_get --allow-downgrades install --no-install-recommends "${pkgs[@]}" || { rm -f "$pin"; exit 1; }
+		rm -f "$pin"
+	fi
+fi
 
 # The 6.12 kernel from backports, beside bookworm's 6.1
 bp=(linux-headers-amd64)

@@ -367,6 +367,57 @@ static void test_merge(void **state)
 			 UINT64_MAX >> 1);
 }
 
+static void test_duration(void **state)
+{
+	static const struct {
+		const char *text;
+		uint64_t ns;
+	} good[] = {
+		{ "0s", 0 }, { "1ns", 1 }, { "10ms", 10000000 },
+		{ "1.5s", 1500000000 }, { "0.5us", 500 }, { "250us", 250000 },
+		{ "0.000000001s", 1 }, { "18446744073s", 18446744073000000000ULL },
+	};
+	static const struct {
+		const char *text, *msg;
+	} bad[] = {
+		{ "10", "duration '10' has no unit; write ns, us, ms or s after the number (10ms)" },
+		{ "", "duration '': a number and a unit: ns, us, ms or s (10ms, 1.5s)" },
+		{ "forever", "duration 'forever': a number and a unit: ns, us, ms or s (10ms, 1.5s)" },
+		{ "1m", "duration '1m': 'm' is not a unit; the units are ns, us, ms and s" },
+		{ "1 s", "duration '1 s': ' s' is not a unit; the units are ns, us, ms and s" },
+		{ "1.s", "duration '1.s': digits after the '.'" },
+		{ "0.5ns", "duration '0.5ns' is finer than a nanosecond" },
+		{ "0.0000000001s", "duration '0.0000000001s': at most 9 digits after the '.'" },
+		{ "18446744074s", "duration '18446744074s' is too long" },
+		{ "99999999999999999999ns", "duration '99999999999999999999ns' is too long" },
+		{ "-1s", "duration '-1s': a number and a unit: ns, us, ms or s (10ms, 1.5s)" },
+		{ "0x10ms", "duration '0x10ms': 'x10ms' is not a unit; the units are ns, us, ms and s" },
+	};
+	char err[REGION_ERR_MAX];
+	uint64_t ns;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		print_message("parse_duration(\"%s\")\n", good[i].text);
+		assert_int_equal(parse_duration(good[i].text, false, &ns, err, sizeof(err)), 0);
+		assert_int_equal(ns, good[i].ns);
+	}
+	assert_int_equal(parse_duration("forever", true, &ns, err, sizeof(err)), 0);
+	assert_true(ns == DURATION_FOREVER);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ns = 7;
+		print_message("parse_duration(\"%s\")\n", bad[i].text);
+		assert_int_equal(parse_duration(bad[i].text, false, &ns, err, sizeof(err)), -1);
+		assert_string_equal(err, bad[i].msg);
+		assert_int_equal(ns, 7);
+	}
+	assert_int_equal(parse_duration("1", true, &ns, err, sizeof(err)), -1);
+	assert_string_equal(err, "duration '1' has no unit; write ns, us, ms or s after the number (1ms)");
+	assert_int_equal(parse_duration("x", true, &ns, err, sizeof(err)), -1);
+	assert_string_equal(err, "duration 'x': a number and a unit: ns, us, ms or s (10ms, 1.5s), or forever");
+}
+
 static void test_width(void **state)
 {
 	static const char *const bad[] = { "", "0", "1", "2", "4", "12",
@@ -577,6 +628,7 @@ int main(void)
 		cmocka_unit_test(test_masked),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_width),
+		cmocka_unit_test(test_duration),
 		cmocka_unit_test(test_pfns),
 		cmocka_unit_test(test_pci_locations),
 		cmocka_unit_test(test_pci_errors),
