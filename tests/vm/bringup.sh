@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Scripted bring-up in a QEMU guest (ctest vm-bringup/GUEST):
+#
+#   tests/vm/bringup.sh GUEST CLI
+#
+# Drives QEMU's edu device end to end from one `pfnmap batch` file
+# (guest/bringup.sh): config space, factorial, a DMA round trip through
+# hidden RAM below 256 MiB (edu masks DMA addresses to 28 bits), cmp, sum,
+# a poll that times out and a batch that stops before running. The
+# pattern and its CRC-32 (zlib's, computed here) come from the host.
+# VM_TIMEOUT (default 240 s) is the hard stop; KEEP=1 keeps the work dir.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/vm/lib.sh
+. "$here/lib.sh"
+
+# Exact number of guest checks and skips (see vm_expected in run.sh)
+vm_expected() {	# GUEST: "CHECKS SKIPS"
+	echo "13 0"
+}
+
+[ $# = 2 ] || vm_die "usage: $0 GUEST CLI"
+guest=$1
+cli=$2
+limit=${VM_TIMEOUT:-240}
+hidden=0x8000000	# 1 MiB at 128 MiB: within edu's 28-bit DMA reach
+
+[ -e "$cli" ] || vm_die "guest $guest: no pfnmap CLI at $cli"
+kver=$(vm_kernel "$guest") || exit 1
+vm_check_host "$kver"
+
+vm_workdir pfnmap-bringup
+
+echo "# guest $guest (bringup): kernel $kver, CLI $cli"
+vm_build_module "$kver" "$work"
+head -c 2048 /dev/urandom > "$work/pattern"
+# a zero word would not differ from the zeros it is compared with
+read -r crc ndiff < <(python3 - "$work/pattern" <<'EOF'
+import struct, sys, zlib
+b = open(sys.argv[1], 'rb').read()
+words = struct.unpack('<512I', b)
+print('%08x' % zlib.crc32(b), sum(1 for w in words if w))
+EOF
+)
+cat > "$work/env" <<EOF
+GUEST=$guest
+HIDDEN=$hidden
+CRC=$crc
+NDIFF=$ndiff
+EOF
+vm_build_initrd "$kver" "$work" "$cli" "$here/guest/bringup.sh" \
+	"$work/env:data/env" "$work/pattern:data/pattern"
+
+# shellcheck disable=SC2016 # the $ of memmap= is literal
+vm_qemu_start "$kver" "$work" "$limit" \
+	"console=ttyS0 quiet panic=-1 tsc=unstable memmap=1M\$$hidden" \
+	-m 1G -smp 1 -device edu
+vm_qemu_end
+qemu_rc=$?
+
+status=0
+grep -E '^[0-9.]+ (ok |not ok |# |1\.\.|VM-)' "$work/console.log"
+read -r want_total want_skips <<< "$(vm_expected "$guest")"
+vm_verdict "$work/console.log" "$guest" "$guest (bringup)" \
+	'# pfnmap bringup guest ' "$qemu_rc" "$limit" "$want_total" \
+	"$want_skips" tests/vm/bringup.sh || status=1
+
+echo "# guest $guest (bringup): $([ $status = 0 ] && echo PASS || echo FAIL)"
+exit $status
