@@ -56,6 +56,9 @@ struct mapping {
 	int fault_sig;
 	uint64_t fault_phys;
 	bool fault_inside;		/* fault_phys is where it hit */
+	/* config space (config.c): fault_phys is the offset */
+	bool fault_store;
+	char fault_why[160];		/* libpci's words, or "" */
 	unsigned char bounce[PIECE];
 };
 
