@@ -397,6 +397,11 @@ static int locate_config(const struct options *o, const char *cmd,
 	if (r)
 		return r;
 	fill_bar_device(d, &x->bar);
+	/*
+	 * no cached registers: every access reaches the device (a poll reads
+	 * a status bit that changes under it)
+	 */
+	pci_setup_cache(d, NULL, 0);
 	x->config_dev = d;
 	x->config_size = config_size(d);
 	if (loc->cap)
