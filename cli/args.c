@@ -54,8 +54,8 @@ int addr_arg(const struct options *o, const char *cmd, const char *text,
 		pf_error("%s: '%s' is a region; %s takes one address (START, or DEVICE/barN@OFFSET)", cmd, text, cmd);
 		return EXIT_USAGE;
 	}
-	if (x->is_bar && x->size < o->width) {
-		pf_error("%s: '%s': %u bytes from there run past the end of the BAR", cmd, text, o->width);
+	if ((x->is_bar || x->is_config) && x->size < o->width) {
+		pf_error("%s: '%s': %u bytes from there run past the end of the %s", cmd, text, o->width, x->is_bar ? "BAR" : "configuration space");
 		return EXIT_USAGE;
 	}
 	x->size = o->width;
@@ -96,6 +96,10 @@ int announce(const struct options *o, const char *cmd,
 
 	if (!o->verbose && !o->dry_run)
 		return 0;
+	if (x->is_config) {
+		pf_error("%s%s %s configuration space 0x%llx-0x%llx: %llu bytes of %llu, through libpci, width %u", o->dry_run ? "dry run: " : "", cmd, x->bar.slot, (unsigned long long)x->start, (unsigned long long)(x->start + (x->size - 1)), (unsigned long long)x->size, (unsigned long long)x->config_size, 8 * o->width);
+		return o->dry_run;
+	}
 	region_pfns(x->start, x->size, shift, &s);
 	pf_error("%s%s 0x%llx-0x%llx: %llu bytes, pfn 0x%llx-0x%llx (%llu pages), offset 0x%llx, cache %s, width %u", o->dry_run ? "dry run: " : "", cmd, (unsigned long long)x->start, (unsigned long long)(x->start + (x->size - 1)), (unsigned long long)x->size, (unsigned long long)s.first_pfn, (unsigned long long)s.last_pfn, (unsigned long long)s.pages, (unsigned long long)s.offset, cache_names[x->plan.cache], 8 * o->width);
 	return o->dry_run;
@@ -105,8 +109,15 @@ int open_mapping(const struct options *o, const char *cmd,
 		 const struct extent *x, bool write, struct target *t,
 		 struct mapping *m)
 {
-	int r = target_open(t, o, &x->plan, write);
+	int r = 0;
 
+	/* config space is no mapping: libpci, through window.h's entry points */
+	if (x->is_config) {
+		memset(t, 0, sizeof(*t));
+		t->fd = -1;
+	} else {
+		r = target_open(t, o, &x->plan, write);
+	}
 	mapping_init(m, t, cmd, x, o->width);
 	return r;
 }

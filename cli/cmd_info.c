@@ -99,6 +99,20 @@ static void print_range(const struct extent *r)
 	printf("pfn: 0x%llx-0x%llx\npages: %llu\npage-size: %u\npage-offset: 0x%llx\n", (unsigned long long)s.first_pfn, (unsigned long long)s.last_pfn, (unsigned long long)s.pages, 1U << shift, (unsigned long long)s.offset);
 }
 
+/* Config space is no physical memory: which device, and where in it */
+static int print_config(const struct extent *x)
+{
+	printf("device: %s %04x:%04x %s\n", x->bar.slot, x->bar.vendor,
+	       x->bar.device, x->bar.names);
+	printf("driver: %s\n", x->bar.driver[0] ? x->bar.driver : "none");
+	printf("config: 0x%llx-0x%llx, size 0x%llx, in %llu bytes of configuration space, through libpci\n",
+	       (unsigned long long)x->start,
+	       (unsigned long long)(x->start + x->size - 1),
+	       (unsigned long long)x->size,
+	       (unsigned long long)x->config_size);
+	return 0;
+}
+
 int cmd_info(struct options *o, char **argv)
 {
 	struct extent r;
@@ -109,6 +123,8 @@ int cmd_info(struct options *o, char **argv)
 
 	if (ret)
 		return ret;
+	if (r.is_config)
+		return print_config(&r);
 	if (r.is_bar)
 		print_bar(&r.bar);
 	print_range(&r);

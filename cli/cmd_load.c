@@ -130,7 +130,7 @@ static int size_from_input(struct load *l, struct extent *reg, uint64_t room)
 		return EXIT_FAIL;
 	}
 	if (room && reg->size > room) {
-		pf_error("load: %s is %llu bytes; only %llu fit from '%s' to the end of the BAR", l->name, (unsigned long long)reg->size, (unsigned long long)room, reg->text);
+		pf_error("load: %s is %llu bytes; only %llu fit from '%s' to the end of the %s", l->name, (unsigned long long)reg->size, (unsigned long long)room, reg->text, reg->is_bar ? "BAR" : "configuration space");
 		return EXIT_USAGE;
 	}
 	if (reg->size - 1 > UINT64_MAX - reg->start) {
@@ -164,7 +164,7 @@ static int prepare(struct load *l, char **argv, struct extent *x)
 		r = open_input(l, argv[1]);
 	/* a BAR without +SIZE: the input may fill it up to its end */
 	if (!r && !x->has_size)
-		r = size_from_input(l, x, x->is_bar ? x->size : 0);
+		r = size_from_input(l, x, x->is_bar || x->is_config ? x->size : 0);
 	if (!r && (x->plan.cache == CACHE_UC || x->plan.cache == CACHE_WC))
 		r = check_width_aligned("load", x, l->o->width, "uncached stores");
 	return r;

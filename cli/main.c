@@ -46,7 +46,7 @@ static const struct argp_option options[] = {
 	{ "cache", 'c', "TYPE", 0,
 	  "Cache type: auto (default, as /dev/mem), uc, wc or wb", 1 },
 	{ "force", 'f', NULL, 0,
-	  "Write binary data to a terminal; write into the BARs of a device that has a driver", 1 },
+	  "Write binary data to a terminal; write into the BARs or config space of a device that has a driver", 1 },
 	{ "dry-run", 'n', NULL, 0,
 	  "Check everything and say what would be done; map nothing", 1 },
 	{ NULL, 0, NULL, 0, "Input and output:", 2 },
@@ -94,8 +94,9 @@ static const char doc[] =
 	"\v"
 	"Regions: START+SIZE, START-END (END inclusive) or START. Numbers are 0x hex or decimal, with K, M, G, T (or KiB, MiB, GiB, TiB) for powers of 1024: 0x180000000+4M, 0xfed00000-0xfed003ff, 4G+4K.\n"
 	"PCI BARs: DEVICE/barN, then @OFFSET and +SIZE inside the BAR: 00:04.0/bar2, 1af4:1110/bar2@0x1000+4K, 00:03.0/bar0@0x4. DEVICE is a slot [[DOMAIN:]BUS:]DEV.FN as lspci -s, or VENDOR:DEVICE as lspci -d, then #N for the Nth match (from 0). Whole BAR by default; auto cache is uc for non-prefetchable BARs, wc for prefetchable ones. The bars FILTER is a DEVICE too, in which any part may be * or left out.\n"
+	"PCI config space: DEVICE/config, then @OFFSET or @CAP_NAME+OFFSET (setpci's names: CAP_EXP, ECAP_AER, ...) and +SIZE: 00:03.0/config@0x4, 00:03.0/config@CAP_EXP+0x8. Through libpci, 8, 16 or 32 bits wide, within the device's 256 or 4096 bytes.\n"
 	"\n"
-	"Exit status: 0 success; 1 an input or output failed, or the input was short; 2 the helper or the kernel refused the mapping, or a write into the BARs of a device with a driver lacks --force; 3 /dev/pfnmap or the --device could not be opened or the helper not loaded; 4 a bus error or fault while touching the mapping; 5 a check that does not hold (expect found another value); 64 a bad command line.\n"
+	"Exit status: 0 success; 1 an input or output failed, or the input was short; 2 the helper or the kernel refused the mapping, or a write into the BARs or config space of a device with a driver lacks --force; 3 /dev/pfnmap or the --device could not be opened or the helper not loaded; 4 a bus error or fault while touching the mapping, or a failed config space access; 5 a check that does not hold (expect found another value); 64 a bad command line.\n"
 	"\n"
 	"Documentation: the pfnmap(8) and pfnmap(4) man pages, and the README that comes with pfnmap.";
 

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "config.h"
 #include "msg.h"
 #include "pci.h"
 
@@ -69,6 +70,27 @@ static void pci_quiet(char *fmt, ...)
 	(void)fmt;
 }
 
+/* libpci's last warning, kept to say why an access failed */
+static char warning[160];
+
+static void pci_warning(char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(warning, sizeof(warning), fmt, ap);
+	va_end(ap);
+}
+
+const char *pci_last_warning(void)
+{
+	static char last[sizeof(warning)];
+
+	snprintf(last, sizeof(last), "%s", warning);
+	warning[0] = 0;
+	return last[0] ? last : NULL;
+}
+
 /* -O NAME=VALUE, without writing into the caller's option text */
 static int set_param(const char *param)
 {
@@ -97,7 +119,7 @@ static int pci_start(const struct options *o)
 		return 0;
 	pacc = pci_alloc();
 	pacc->error = pci_fatal;
-	pacc->warning = pci_quiet;
+	pacc->warning = pci_warning;
 	pacc->debug = pci_quiet;
 	if (o->pci_method) {
 		int m = pci_lookup_method((char *)o->pci_method);
@@ -254,12 +276,12 @@ static int place(const char *cmd, const struct region *loc, struct extent *x)
 }
 
 static int driver_rules(const struct options *o, const char *cmd, bool writes,
-			const struct pci_bar *b)
+			const struct pci_bar *b, const char *space)
 {
 	if (!b->driver[0])
 		return 0;
 	if (writes && !o->force) {
-		pf_error("%s: %s is bound to driver %s; writing into its BARs needs --force", cmd, b->slot, b->driver);
+		pf_error("%s: %s is bound to driver %s; writing into its %s needs --force", cmd, b->slot, b->driver, space);
 		return EXIT_REFUSED;
 	}
 	pf_warn("%s: %s is bound to driver %s", cmd, b->slot, b->driver);
@@ -289,18 +311,120 @@ static void plan_bar(const struct options *o, struct extent *x)
 	p->file_base = b->start & ~(((uint64_t)1 << page_shift()) - 1);
 }
 
+/*
+ * 4096 bytes when the extended space answers, as the kernel's
+ * pci_cfg_space_size() and lspci decide: a read at 0x100 fails where there
+ * is none (Linux's sysfs config file is 256 bytes long then; conventional
+ * PCI methods refuse offsets past 255)
+ */
+static uint64_t config_size(struct pci_dev *d)
+{
+	unsigned char b[4];
+
+	if (pci_read_block(d, CONFIG_SIZE, b, sizeof(b)))
+		return CONFIG_EXT_SIZE;
+	pci_last_warning();
+	return CONFIG_SIZE;
+}
+
+/* @NAME: where the capability starts, after libpci's walk of the lists */
+static int find_cap(const char *cmd, const struct region *loc,
+		    struct pci_dev *d, const char *slot, uint64_t *at)
+{
+	unsigned int id;
+	bool ext;
+	struct pci_cap *c;
+
+	if (!config_cap_lookup(loc->cap, loc->cap_len, &ext, &id)) {
+		pf_error("%s: '%s': no capability is named '%.*s'; the names are setpci's, such as CAP_PM, CAP_MSI, CAP_EXP, CAP_MSIX, ECAP_AER, ECAP_SRIOV (see pfnmap(8))", cmd, loc->text, (int)loc->cap_len, loc->cap);
+		return EXIT_USAGE;
+	}
+	pci_fill_info(d, PCI_FILL_CAPS | PCI_FILL_EXT_CAPS);
+	c = pci_find_cap(d, id, ext ? PCI_CAP_EXTENDED : PCI_CAP_NORMAL);
+	if (!c) {
+		pf_error("%s: '%s': %s has no %.*s capability (%s ID 0x%02x)", cmd, loc->text, slot, (int)loc->cap_len, loc->cap, ext ? "extended" : "capability", id);
+		return EXIT_USAGE;
+	}
+	*at = c->addr;
+	return 0;
+}
+
+/* OFFSET and SIZE inside config space; no size: up to its end */
+static int place_config(const char *cmd, const struct region *loc,
+			uint64_t base, struct extent *x)
+{
+	uint64_t off = loc->start, size = loc->size, all = x->config_size;
+
+	if (off >= all - base) {
+		pf_error("%s: '%s': offset 0x%llx lies beyond the configuration space of %s (%llu bytes)", cmd, loc->text, (unsigned long long)(base + off), x->bar.slot, (unsigned long long)all);
+		return EXIT_USAGE;
+	}
+	off += base;
+	if (size > all - off) {
+		pf_error("%s: '%s': 0x%llx bytes from offset 0x%llx run past the end of the configuration space of %s (%llu bytes)", cmd, loc->text, (unsigned long long)size, (unsigned long long)off, x->bar.slot, (unsigned long long)all);
+		return EXIT_USAGE;
+	}
+	x->start = off;
+	x->has_size = loc->has_size;
+	x->size = loc->has_size ? size : all - off;
+	return 0;
+}
+
+/* libpci makes accesses of 8, 16 and 32 bits */
+static int check_config_width(const struct options *o, const char *cmd,
+			      const struct region *loc)
+{
+	if (o->width <= 4)
+		return 0;
+	pf_error("%s: '%s': configuration space is accessed 8, 16 or 32 bits wide (libpci has no 64-bit access); not --width=%u", cmd, loc->text, 8 * o->width);
+	return EXIT_USAGE;
+}
+
+static int locate_config(const struct options *o, const char *cmd,
+			 const struct region *loc, bool writes,
+			 struct extent *x)
+{
+	struct pci_dev *d;
+	uint64_t base = 0;
+	int r = check_config_width(o, cmd, loc);
+
+	x->is_config = true;
+	x->plan.cache = CACHE_UC;
+	if (!r)
+		r = pci_start(o);
+	if (!r)
+		r = find_device(cmd, &loc->dev, &d);
+	if (r)
+		return r;
+	fill_bar_device(d, &x->bar);
+	/*
+	 * no cached registers: every access reaches the device (a poll reads
+	 * a status bit that changes under it)
+	 */
+	pci_setup_cache(d, NULL, 0);
+	x->config_dev = d;
+	x->config_size = config_size(d);
+	if (loc->cap)
+		r = find_cap(cmd, loc, d, x->bar.slot, &base);
+	if (!r)
+		r = place_config(cmd, loc, base, x);
+	if (!r)
+		r = check_width_aligned(cmd, x, o->width, "configuration space accesses");
+	if (!r)
+		r = driver_rules(o, cmd, writes, &x->bar, "configuration space");
+	return r;
+}
+
 int pci_locate(const struct options *o, const char *cmd,
 	       const struct region *loc, bool writes, struct extent *x)
 {
 	struct pci_dev *d;
 	int r;
 
-	if (loc->kind == REGION_CONFIG) {
-		pf_error("%s: '%s': configuration space is not memory that pfnmap maps; read it with lspci -xxx or setpci -s %s", cmd, loc->text, loc->dev.text);
-		return EXIT_USAGE;
-	}
 	memset(x, 0, sizeof(*x));
 	x->text = loc->text;
+	if (loc->kind == REGION_CONFIG)
+		return locate_config(o, cmd, loc, writes, x);
 	x->is_bar = true;
 	x->bar.index = loc->bar;
 	r = pci_start(o);
@@ -311,7 +435,7 @@ int pci_locate(const struct options *o, const char *cmd,
 	if (!r)
 		r = place(cmd, loc, x);
 	if (!r)
-		r = driver_rules(o, cmd, writes, &x->bar);
+		r = driver_rules(o, cmd, writes, &x->bar, "BARs");
 	if (!r)
 		plan_bar(o, x);
 	return r;

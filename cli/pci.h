@@ -21,6 +21,12 @@
 int pci_locate(const struct options *o, const char *cmd,
 	       const struct region *loc, bool writes, struct extent *x);
 
+/*
+ * libpci's last warning since the last call (why an access failed), or
+ * NULL; the next call starts afresh
+ */
+const char *pci_last_warning(void);
+
 int cmd_bars(struct options *o, char **argv);
 
 #endif

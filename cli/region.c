@@ -12,7 +12,7 @@
 
 #define SUFFIXES	"K, M, G, T or KiB, MiB, GiB, TiB"
 #define BAR_GRAMMAR	"the BAR is bar0 to bar5, optionally followed by @OFFSET and +SIZE"
-#define CONFIG_GRAMMAR	"config space is DEVICE/config, optionally followed by @OFFSET and +SIZE"
+#define CONFIG_GRAMMAR	"config space is DEVICE/config, optionally followed by @OFFSET or @CAP_NAME+OFFSET, and +SIZE"
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -300,6 +300,29 @@ static int parse_space(const char *text, const char **p, struct region *r,
 	return 0;
 }
 
+/*
+ * @NAME[+OFFSET] of a capability in config space: the name as text, for
+ * pci.c to resolve; *p is left after it
+ */
+static int parse_cap(const char *text, const char **p, struct region *r,
+		     char *err, size_t errlen)
+{
+	char msg[REGION_ERR_MAX];
+	const char *s = *p;
+
+	r->cap = s;
+	while (isalnum((unsigned char)*s) || *s == '_')
+		s++;
+	r->cap_len = (size_t)(s - r->cap);
+	if (*s && *s != '+')
+		return fail(err, errlen, "'%s': unexpected '%s' after the capability name; %s", text, s, CONFIG_GRAMMAR);
+	if (*s == '+' &&
+	    scan_number(s + 1, "+", true, "offset", &r->start, &s, msg, sizeof(msg)))
+		return fail(err, errlen, "'%s': %s", text, msg);
+	*p = s;
+	return 0;
+}
+
 /* [@OFFSET][+SIZE] inside a BAR or config space */
 static int parse_inside(const char *text, const char *p, struct region *r,
 			char *err, size_t errlen)
@@ -307,7 +330,12 @@ static int parse_inside(const char *text, const char *p, struct region *r,
 	char msg[REGION_ERR_MAX];
 	bool sized;
 
-	if (*p == '@' &&
+	if (*p == '@' && r->kind == REGION_CONFIG &&
+	    (isalpha((unsigned char)p[1]) || p[1] == '_')) {
+		p++;
+		if (parse_cap(text, &p, r, err, errlen))
+			return -1;
+	} else if (*p == '@' &&
 	    scan_number(p + 1, "+", true, "offset", &r->start, &p, msg, sizeof(msg)))
 		return fail(err, errlen, "'%s': %s", text, msg);
 	sized = *p == '+';

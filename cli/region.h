@@ -4,6 +4,7 @@
  *   START+SIZE, START-END (END inclusive), START      physical memory
  *   DEVICE/barN[@OFFSET][+SIZE]                       inside a PCI BAR
  *   DEVICE/config[@OFFSET][+SIZE]                     PCI config space
+ *   DEVICE/config@CAP[+OFFSET][+SIZE]                 a capability in it
  * DEVICE as devspec.h. Numbers are 0x hex or decimal; addresses and sizes
  * take K, M, G, T or KiB, MiB, GiB, TiB (powers of 1024), values do not.
  * No I/O: a PCI location is resolved by pci.c. Errors come back as one
@@ -38,6 +39,12 @@ struct region {
 	uint64_t size;
 	bool has_size;		/* the text gave a size or an end */
 	unsigned int bar;	/* REGION_BAR: N of barN */
+	/*
+	 * REGION_CONFIG: @NAME (CAP_EXP, ECAP_AER, ...), NAME_LEN characters
+	 * into text, resolved by pci.c; start is then the offset after it
+	 */
+	const char *cap;
+	size_t cap_len;
 	struct devspec dev;	/* PCI only */
 };
 

@@ -39,13 +39,22 @@ struct map_plan {
 	enum cache_type cache;		/* asked, or what auto means here */
 };
 
-/* A region resolved: the physical bytes asked for and how to map them */
+struct pci_dev;
+
+/*
+ * A region resolved: the physical bytes asked for and how to map them; or,
+ * is_config, offsets into a device's configuration space, which window.h
+ * accesses through libpci (config.c) instead of a mapping
+ */
 struct extent {
 	const char *text;		/* as the user wrote it */
 	uint64_t start, size;		/* size > 0, no wrap */
 	bool has_size;			/* the text gave a size */
 	bool is_bar;
-	struct pci_bar bar;		/* is_bar only */
+	struct pci_bar bar;		/* is_bar; is_config: slot, driver */
+	bool is_config;
+	struct pci_dev *config_dev;	/* is_config only */
+	uint64_t config_size;		/* is_config: 256 or 4096 */
 	struct map_plan plan;
 };
 

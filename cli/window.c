@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 
 #include "access.h"
+#include "config.h"
 #include "msg.h"
 #include "window.h"
 
@@ -88,7 +89,9 @@ int mapping_end(struct mapping *m, int r)
 {
 	const char *what = m->fault_sig == SIGBUS ? "bus error" : "fault";
 
-	if (r == EXIT_FAULT && m->faulted && m->fault_inside)
+	if (r == EXIT_FAULT && m->faulted && m->x->is_config)
+		pf_error("%s: %s: libpci could not %s configuration space at offset 0x%llx%s%s", m->cmd, m->x->bar.slot, m->fault_store ? "write" : "read", (unsigned long long)m->fault_phys, m->fault_why[0] ? ": " : "", m->fault_why);
+	else if (r == EXIT_FAULT && m->faulted && m->fault_inside)
 		pf_error("%s at physical 0x%llx", what, (unsigned long long)m->fault_phys);
 	else if (r == EXIT_FAULT && m->faulted)
 		pf_error("%s at physical 0x%llx-0x%llx (outside the mapping at %p)", what, (unsigned long long)m->map_phys, (unsigned long long)(m->map_phys + m->maplen - 1), fault_addr);
@@ -284,6 +287,8 @@ int map_read(struct mapping *m, struct sink *s)
 	size_t avail, n;
 	int r;
 
+	if (m->x->is_config)
+		return config_read(m, s);
 	for (;;) {
 		r = window_at(m, phys, false, &p, &avail);
 		if (r)
@@ -312,6 +317,8 @@ int map_write(struct mapping *m, uint64_t off, const void *src, size_t len,
 	size_t avail;
 	int r;
 
+	if (m->x->is_config)
+		return config_write(m, off, src, len, done);
 	*done = 0;
 	while (*done < len) {
 		r = window_at(m, m->x->start + off + *done, true, &t.p, &avail);
@@ -337,6 +344,8 @@ int map_fill(struct mapping *m, uint64_t value)
 	uint64_t off;
 	int r;
 
+	if (m->x->is_config)
+		return config_fill(m, value);
 	for (off = 0; off < m->x->size; off += t.n) {
 		r = window_at(m, m->x->start + off, true, &t.p, &t.n);
 		if (!r)
@@ -361,7 +370,11 @@ static int one_value(struct mapping *m, struct touch *t)
 int map_read_value(struct mapping *m, uint64_t *value)
 {
 	struct touch t = { .kind = READ_ONE };
-	int r = one_value(m, &t);
+	int r;
+
+	if (m->x->is_config)
+		return config_read_value(m, value);
+	r = one_value(m, &t);
 
 	*value = t.value;
 	return r;
@@ -371,5 +384,7 @@ int map_write_value(struct mapping *m, uint64_t value)
 {
 	struct touch t = { .kind = WRITE_ONE, .value = value };
 
+	if (m->x->is_config)
+		return config_write_value(m, value);
 	return one_value(m, &t);
 }

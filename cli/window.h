@@ -6,7 +6,9 @@
  * applied and so the kind of access: exact-width (uncached, write-combined:
  * each access exactly --width wide, in address order, each address once)
  * or bulk (write-back memory). Commands go through the entry points below
- * and never touch a mapping themselves.
+ * and never touch a mapping themselves. An extent of PCI configuration
+ * space (is_config) maps nothing: the same entry points hand it to
+ * config.h's backend, libpci, exact-width too.
  */
 #ifndef PFNMAP_WINDOW_H
 #define PFNMAP_WINDOW_H
@@ -56,6 +58,9 @@ struct mapping {
 	int fault_sig;
 	uint64_t fault_phys;
 	bool fault_inside;		/* fault_phys is where it hit */
+	/* config space (config.c): fault_phys is the offset */
+	bool fault_store;
+	char fault_why[160];		/* libpci's words, or "" */
 	unsigned char bounce[PIECE];
 };
 

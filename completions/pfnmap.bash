@@ -4,7 +4,7 @@
 # Commands, options, --width and --cache values, libpci methods and
 # parameters, files for load, -o, -D and -m, and where a region or an
 # address is expected the memory BARs as SLOT/barN (0000:00:04.0/bar2 and
-# 00:04.0/bar2). The BARs are pfnmap's own: `pfnmap -M bars`, run as the
+# 00:04.0/bar2) and their devices' configuration space as SLOT/config. The BARs are pfnmap's own: `pfnmap -M bars`, run as the
 # command being completed (the word typed, ./build/cli/pfnmap or pfnmap
 # from PATH) with the libpci options on the command line (-A METHOD,
 # -O NAME=VALUE), offers a BAR when its TYPE is memory and its START is not
@@ -78,13 +78,18 @@ _pfnmap_bar_lines()
 # SLOT/barN of every memory BAR with an address, long and short form
 _pfnmap_bars()
 {
-	local slot bar start type
+	local slot bar start type last=
 	# SLOT VENDOR:DEVICE CLASS barN START SIZE BITS PREFETCH TYPE DRIVER
 	while read -r slot _ _ bar start _ _ _ type _; do
 		[[ $type == memory && $start == 0x* && ! $start =~ ^0x0*$ ]] ||
 			continue
 		printf '%s/%s\n' "$slot" "$bar"
 		[[ $slot == 0000:* ]] && printf '%s/%s\n' "${slot#0000:}" "$bar"
+		# the device's configuration space, once (its lines are together)
+		[[ $slot == "$last" ]] && continue
+		last=$slot
+		printf '%s/config\n' "$slot"
+		[[ $slot == 0000:* ]] && printf '%s/config\n' "${slot#0000:}"
 	done < <(_pfnmap_bar_lines)
 }
 

@@ -3,7 +3,8 @@
 # fish completion for pfnmap(8): commands, options, --width and --cache
 # values, libpci methods and parameters, files for load, -o, -D and -m,
 # and where a region or an address is expected the memory BARs as
-# SLOT/barN (0000:00:04.0/bar2 and 00:04.0/bar2). The BARs are pfnmap's
+# SLOT/barN (0000:00:04.0/bar2 and 00:04.0/bar2) and their devices'
+# configuration space as SLOT/config. The BARs are pfnmap's
 # own: `pfnmap -M bars`, run as the command being completed (the word
 # typed, ./build/cli/pfnmap or pfnmap from PATH) with the libpci options on
 # the command line (-A METHOD, -O NAME=VALUE), offers a BAR when its TYPE
@@ -67,6 +68,7 @@ end
 
 # SLOT/barN of every memory BAR with an address, long and short form
 function __pfnmap_bars
+    set -l last
     for line in (__pfnmap_bar_lines)
         set -l f (string split ' ' -- $line)
         test "$f[9]" = memory; or continue
@@ -74,6 +76,12 @@ function __pfnmap_bars
         printf '%s/%s\tPCI BAR\n' $f[1] $f[4]
         string match -q '0000:*' -- $f[1]
         and printf '%s/%s\tPCI BAR\n' (string sub -s 6 -- $f[1]) $f[4]
+        # the device's configuration space, once (its lines are together)
+        test "$f[1]" = "$last"; and continue
+        set last $f[1]
+        printf '%s/config\tPCI config space\n' $f[1]
+        string match -q '0000:*' -- $f[1]
+        and printf '%s/config\tPCI config space\n' (string sub -s 6 -- $f[1])
     end
 end
 

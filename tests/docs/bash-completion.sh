@@ -74,10 +74,12 @@ expect "pfnmap $o dump " "$FAKE_BARS"
 # -A and -O also glued to their values, in a cluster, after the command
 expect "pfnmap -w 8 --cache uc read -Alinux-sysfs -qOsysfs.path=$SYS " \
 	"$FAKE_BARS"
-expect "pfnmap -Osysfs.path=$SYS hexdump 0001" 0001:02:00.0/bar0
+expect "pfnmap -Osysfs.path=$SYS hexdump 0001" 0001:02:00.0/bar0 \
+	0001:02:00.0/config
 expect "pfnmap $o hexdump 0000:00:04.0/bar" 04.0/bar0 04.0/bar2
 # after the last ':' only, as __ltrim_colon_completions leaves it for bash
-expect "pfnmap $o info 00:0" 04.0/bar0 04.0/bar2 05.0/bar0
+expect "pfnmap $o info 00:0" 04.0/bar0 04.0/bar2 05.0/bar0 \
+	04.0/config 05.0/config
 expect "pfnmap $o load " "$FAKE_BARS"
 expect "pfnmap $o fill " "$FAKE_BARS"
 expect "pfnmap $o write " "$FAKE_BARS"
@@ -93,7 +95,7 @@ expect "pfnmap $o bars " "$FAKE_DEVICES"
 expect "pfnmap $o bars 1af" 1af4:1110
 expect "pfnmap $o bars 00:04.0 "
 expect "pfnmap -A linux-sysfs -O sysfs.path=$OTHER dump " \
-	0000:07:00.0/bar0 07:00.0/bar0
+	0000:07:00.0/bar0 07:00.0/bar0 0000:07:00.0/config 07:00.0/config
 expect "pfnmap -Osysfs.path=$OTHER bars 0000:0" 07:00.0
 # the command typed, with the libpci options as typed, is what is asked
 expect "$tmp/fake/pfnmap -v -A dump -Odump.name=x.dump -O \"a.b=c\" dump " \
@@ -109,7 +111,7 @@ HOME=$tmp/home expect "~/fake/pfnmap -O dump.name=~/x dump " "$FAKE_LINES_BARS"
 check_args "-O dump.name=~/x -M bars" \
 	"~/fake/pfnmap is \$HOME/fake/pfnmap; -O gets dump.name=~/x"
 # "$2" (this build's pfnmap) typed: not the one in $PATH
-PATH=${PATH#*:} expect "$(realpath -- "$2") $o dump 00:05" 05.0/bar0
+PATH=${PATH#*:} expect "$(realpath -- "$2") $o dump 00:05" 05.0/bar0 05.0/config
 # pfnmap fails, or there is none: nothing, and silently
 expect "pfnmap -O sysfs.path=$tmp/files dump "
 expect_quiet "pfnmap -O sysfs.path=$tmp/files dump "

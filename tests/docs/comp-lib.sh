@@ -73,7 +73,9 @@ fake_sysfs()
 # The BARs and filters the completions must offer for that tree: the
 # filters are the devices `pfnmap bars` lists, those with a memory BAR
 FAKE_BARS='0000:00:04.0/bar0 0000:00:04.0/bar2 0000:00:05.0/bar0
-0001:02:00.0/bar0 00:04.0/bar0 00:04.0/bar2 00:05.0/bar0'
+0001:02:00.0/bar0 00:04.0/bar0 00:04.0/bar2 00:05.0/bar0
+0000:00:04.0/config 0000:00:05.0/config 0001:02:00.0/config 00:04.0/config
+00:05.0/config'
 FAKE_DEVICES='0000:00:04.0 0000:00:05.0 0001:02:00.0 00:04.0 00:05.0
 1af4:1110 8086:100e'
 
@@ -84,7 +86,8 @@ FAKE_LINES='0000:0a:00.0 abcd:0001 0200 bar0 0xe0000000 0x1000 32 non-prefetchab
 0000:0a:00.0 abcd:0001 0200 bar2 0x0 0x4000 32 non-prefetchable memory -
 0000:0a:00.0 abcd:0001 0200 bar3 0x00000000 0x4000 32 non-prefetchable memory -
 0002:0b:00.1 abcd:0002 0300 bar4 0x10000000000 0x100000 64 prefetchable memory somedrv'
-FAKE_LINES_BARS='0000:0a:00.0/bar0 0a:00.0/bar0 0002:0b:00.1/bar4'
+FAKE_LINES_BARS='0000:0a:00.0/bar0 0a:00.0/bar0 0002:0b:00.1/bar4
+0000:0a:00.0/config 0a:00.0/config 0002:0b:00.1/config'
 FAKE_LINES_DEVICES='0000:0a:00.0 0a:00.0 0002:0b:00.1 abcd:0001 abcd:0002'
 
 comp_need()
@@ -217,7 +220,7 @@ comp_cases_typed()
 	check_args "-O dump.name=~/x -M bars" \
 		"~/fake/pfnmap is \$HOME/fake/pfnmap; -O gets dump.name=~/x"
 	# PFNMAP (this build's) typed: not the one in $PATH
-	PATH=${PATH#*:} expect "$(realpath -- "$1") $o dump 00:05" 00:05.0/bar0
+	PATH=${PATH#*:} expect "$(realpath -- "$1") $o dump 00:05" 00:05.0/bar0 00:05.0/config
 	# pfnmap fails, or there is none: nothing, and silently
 	expect "pfnmap -O sysfs.path=$tmp/files dump "
 	expect_quiet "pfnmap -O sysfs.path=$tmp/files dump "

@@ -65,8 +65,10 @@ expect "pfnmap $o dump " "$FAKE_BARS"
 # -A and -O also glued to their values, and in a cluster
 expect "pfnmap -w 8 --cache uc -Alinux-sysfs -qO sysfs.path=$SYS read " \
 	"$FAKE_BARS"
-expect "pfnmap -Osysfs.path=$SYS hexdump 0001" 0001:02:00.0/bar0
-expect "pfnmap $o info 00:0" 00:04.0/bar0 00:04.0/bar2 00:05.0/bar0
+expect "pfnmap -Osysfs.path=$SYS hexdump 0001" 0001:02:00.0/bar0 \
+	0001:02:00.0/config
+expect "pfnmap $o info 00:0" 00:04.0/bar0 00:04.0/bar2 00:05.0/bar0 \
+	00:04.0/config 00:05.0/config
 expect "pfnmap $o load " "$FAKE_BARS"
 expect "pfnmap $o fill " "$FAKE_BARS"
 expect "pfnmap $o write " "$FAKE_BARS"
@@ -81,7 +83,7 @@ expect "pfnmap $o write 0x1000 "
 expect "pfnmap $o bars " "$FAKE_DEVICES"
 expect "pfnmap $o bars 1af" 1af4:1110
 expect "pfnmap -A linux-sysfs -O sysfs.path=$OTHER dump " \
-	0000:07:00.0/bar0 07:00.0/bar0
+	0000:07:00.0/bar0 07:00.0/bar0 0000:07:00.0/config 07:00.0/config
 comp_cases_typed "$2"
 expect 'pfnmap -O sysfs.p' sysfs.path
 expect 'pfnmap -A linux-s' linux-sysfs

@@ -471,6 +471,9 @@ static void pci_ok(const char *text, enum region_kind kind, unsigned int bar,
 	assert_string_equal(err, "");
 }
 
+static void cap_ok(const char *text, const char *cap, uint64_t off,
+		   uint64_t size, bool has_size);
+
 static void test_pci_locations(void **state)
 {
 	(void)state;
@@ -486,6 +489,38 @@ static void test_pci_locations(void **state)
 	       false, -1);
 	pci_ok("00:04.0/config@0x40+4", REGION_CONFIG, 0, 0x40, 4, true,
 	       "00:04.0", false, -1);
+	/* @NAME: the first +N is an offset into the capability, a second +SIZE */
+	cap_ok("00:03.0/config@CAP_EXP+0x12", "CAP_EXP", 0x12, 0, false);
+	cap_ok("00:03.0/config@ECAP_AER+4+4", "ECAP_AER", 4, 4, true);
+	cap_ok("00:03.0/config@cap_msi", "cap_msi", 0, 0, false);
+	cap_ok("00:03.0/config@CAP_PM+2K", "CAP_PM", 2048, 0, false);
+	cap_ok("00:03.0/config@X_1", "X_1", 0, 0, false);
+	/* a number stays an offset; no name, no cap */
+	cap_ok("00:03.0/config@0x40+4", NULL, 0x40, 4, true);
+}
+
+/* A capability location: the name kept as text, offset after it, size */
+static void cap_ok(const char *text, const char *cap, uint64_t off,
+		   uint64_t size, bool has_size)
+{
+	char err[REGION_ERR_MAX] = "";
+	struct region r;
+
+	memset(&r, 0x5a, sizeof(r));
+	print_message("region_parse(\"%s\")\n", text);
+	assert_int_equal(region_parse(text, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.kind, REGION_CONFIG);
+	if (cap) {
+		assert_int_equal(r.cap_len, strlen(cap));
+		assert_memory_equal(r.cap, cap, r.cap_len);
+		assert_ptr_equal(r.cap, strchr(text, '@') + 1);
+	} else {
+		assert_null(r.cap);
+	}
+	assert_true(r.start == off);
+	assert_true(r.size == size);
+	assert_int_equal(r.has_size, has_size);
+	assert_string_equal(err, "");
 }
 
 static void test_pci_errors(void **state)
@@ -506,6 +541,20 @@ static void test_pci_errors(void **state)
 	region_err("00:04.0/bar0@4+4+4", "'00:04.0/bar0@4+4+4': unexpected "
 		   "'+4'; the BAR is bar0 to bar5, optionally followed by "
 		   "@OFFSET and +SIZE");
+	region_err("00:04.0/config@CAP_PM:4", "'00:04.0/config@CAP_PM:4': "
+		   "unexpected ':4' after the capability name; config space "
+		   "is DEVICE/config, optionally followed by @OFFSET or "
+		   "@CAP_NAME+OFFSET, and +SIZE");
+	region_err("00:04.0/config@CAP_PM+zz", "'00:04.0/config@CAP_PM+zz': "
+		   "offset 'zz' " NOT_NUMBER);
+	region_err("00:04.0/config@CAP_PM+4+4+4", "'00:04.0/config@CAP_PM+4"
+		   "+4+4': unexpected '+4'; config space is DEVICE/config, "
+		   "optionally followed by @OFFSET or @CAP_NAME+OFFSET, and "
+		   "+SIZE");
+	region_err("00:04.0/config@CAP_PM+4+0", "'00:04.0/config@CAP_PM+4+0': "
+		   "the size is zero");
+	region_err("00:04.0/bar0@CAP_PM", "'00:04.0/bar0@CAP_PM': offset "
+		   "'CAP_PM' " NOT_NUMBER);
 	region_err("00:04.0/config-4", "'00:04.0/config-4': after the device "
 		   "comes barN or config; the BAR is bar0 to bar5, optionally "
 		   "followed by @OFFSET and +SIZE");
