@@ -31,6 +31,7 @@ const struct command commands[] = {
 	{ "expect", "ADDR VALUE[:MASK]", "read one value, print it; exit 5 unless it matches VALUE in MASK", 2, 2, 0, cmd_expect },
 	{ "info", "REGION", "PFNs, pages, /proc/iomem owner, cache type; maps nothing", 1, 1, 0, cmd_info },
 	{ "bars", "[FILTER]", "PCI devices and their BARs, via libpci", 0, 1, 0, cmd_bars },
+	{ "cmp", "REGION REGION|FILE", "compare element by element: ADDR EXPECTED ACTUAL XOR of each difference (--max-diffs), then their count and the bits that differed; exit 5 when any", 2, 2, CMD_DIFFS, cmd_cmp },
 	{ NULL, NULL, NULL, 0, 0, 0, NULL },
 };
 
