@@ -6,6 +6,7 @@
  */
 #include <argp.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,9 @@ const struct command commands[] = {
 	{ "expect", "ADDR VALUE[:MASK]", "read one value, print it; exit 5 unless it matches VALUE in MASK", 2, 2, 0, cmd_expect },
 	{ "info", "REGION", "PFNs, pages, /proc/iomem owner, cache type; maps nothing", 1, 1, 0, cmd_info },
 	{ "bars", "[FILTER]", "PCI devices and their BARs, via libpci", 0, 1, 0, cmd_bars },
+	{ "cmp", "REGION REGION|FILE", "compare element by element: ADDR EXPECTED ACTUAL XOR of each difference (--max-diffs), then their count and the bits that differed; exit 5 when any", 2, 2, CMD_DIFFS, cmd_cmp },
+	{ "sum", "REGION...", "crc32 (zlib's, U-Boot's) or sha256 of each REGION: HEX  REGION lines as sha256sum; --expect=HEX: exit 5 unless all are HEX", 1, INT_MAX, CMD_SUM, cmd_sum },
+	{ "copy", "SRC DST", "copy region SRC to DST (a region of its size, or a start), overlaps as memmove", 2, 2, 0, cmd_copy },
 	{ NULL, NULL, NULL, 0, 0, 0, NULL },
 };
 

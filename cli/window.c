@@ -310,6 +310,25 @@ int map_read(struct mapping *m, struct sink *s)
 	}
 }
 
+int map_read_at(struct mapping *m, uint64_t off, void *dst, size_t len)
+{
+	struct touch t = { .kind = COPY_FROM };
+	size_t done, avail;
+	int r;
+
+	for (done = 0; done < len; done += t.n) {
+		r = window_at(m, m->x->start + off + done, false, &t.p, &avail);
+		if (r)
+			return r;
+		t.n = len - done < avail ? len - done : avail;
+		t.buf = (unsigned char *)dst + done;
+		r = guarded(m, &t);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
 int map_write(struct mapping *m, uint64_t off, const void *src, size_t len,
 	      size_t *done)
 {

@@ -74,6 +74,11 @@ int mapping_end(struct mapping *m, int r);
 
 /* The whole extent into s */
 int map_read(struct mapping *m, struct sink *s);
+/*
+ * len bytes at offset off into the extent, into dst, in address order;
+ * exact: off and len whole units (the caller checks)
+ */
+int map_read_at(struct mapping *m, uint64_t off, void *dst, size_t len);
 /* len bytes at offset off into the extent; exact: whole units only */
 int map_write(struct mapping *m, uint64_t off, const void *src, size_t len,
 	      size_t *done);

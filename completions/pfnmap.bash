@@ -124,9 +124,10 @@ _pfnmap()
 	local cur prev words cword split
 	_init_completion -s -n : || return
 
-	local commands="dump hexdump fill load read write set clear expect info bars"
+	local commands="dump hexdump fill load read write set clear expect info bars cmp sum copy"
 	local longopts="--cache= --force --dry-run --width= --output= --device=
 		--module= --no-load --machine --sysfs --quiet --verbose --help
+		--max-diffs= --algo= --expect=
 		--usage --version"
 	local shortopts="-c -f -n -w -o -D -m -A -M -O -q -v -? -V"
 
@@ -208,7 +209,7 @@ _pfnmap()
 	,*)
 		mapfile -t COMPREPLY < <(compgen -W "$commands" -- "$cur")
 		;;
-	dump,0 | hexdump,0 | info,0 | fill,0 | load,0 | read,0 | write,0 | set,0 | clear,0 | expect,0)
+	dump,0 | hexdump,0 | info,0 | fill,0 | load,0 | read,0 | write,0 | set,0 | clear,0 | expect,0 | cmp,[01] | sum,* | copy,[01])
 		mapfile -t COMPREPLY < <(compgen -W "$(_pfnmap_bars)" -- "$cur")
 		__ltrim_colon_completions "$cur"
 		;;

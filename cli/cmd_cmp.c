@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cmp REGION REGION|FILE: element by element, --width at a time, a piece
+ * of each side at a time (never the whole of either in memory). Every
+ * difference is counted and the bits that differed are collected, so that
+ * a memory test shows a stuck or shorted data line at a glance; the first
+ * --max-diffs are listed. It never stops at the first difference.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "msg.h"
+#include "out.h"
+#include "region.h"
+
+#define HEX(w, v)	(2 * (int)(w)), (unsigned long long)(v)
+
+struct cmp {
+	const struct options *o;
+	struct extent a, b;	/* b: a region, unless file is set */
+	const char *file;
+	int fd;
+	uint64_t diffs;
+	uint64_t bits;		/* every bit that differed somewhere */
+	unsigned char bufa[PIECE], bufb[PIECE];
+};
+
+/* An element of width bytes at p, as read would print it */
+static uint64_t element(const unsigned char *p, unsigned int width)
+{
+	uint8_t v8;
+	uint16_t v16;
+	uint32_t v32;
+	uint64_t v64;
+
+	switch (width) {
+	case 1:
+		memcpy(&v8, p, 1);
+		return v8;
+	case 2:
+		memcpy(&v16, p, 2);
+		return v16;
+	case 4:
+		memcpy(&v32, p, 4);
+		return v32;
+	default:
+		memcpy(&v64, p, 8);
+		return v64;
+	}
+}
+
+static int size_mismatch(const struct cmp *c, const char *what, uint64_t size)
+{
+	pf_error("cmp: '%s' is %llu bytes but %s is %llu bytes; the sizes must match", c->a.text, (unsigned long long)c->a.size, what, (unsigned long long)size);
+	return EXIT_USAGE;
+}
+
+/* A second region: a plain START (or a BAR without +SIZE) is as long as a */
+static int second_region(struct cmp *c, const char *text)
+{
+	int r = region_arg(c->o, "cmp", text, 0, &c->b);
+	char what[REGION_ERR_MAX];
+
+	if (r)
+		return r;
+	snprintf(what, sizeof(what), "'%s'", text);
+	if (c->b.has_size && c->b.size != c->a.size)
+		return size_mismatch(c, what, c->b.size);
+	if (!c->b.has_size && c->b.is_bar && c->b.size < c->a.size) {
+		pf_error("cmp: '%s' is %llu bytes but only %llu are left from '%s' to the end of the BAR", c->a.text, (unsigned long long)c->a.size, (unsigned long long)c->b.size, text);
+		return EXIT_USAGE;
+	}
+	if (!c->b.has_size && c->b.start > UINT64_MAX - (c->a.size - 1)) {
+		pf_error("cmp: '%s' + %llu bytes wraps around", text, (unsigned long long)c->a.size);
+		return EXIT_USAGE;
+	}
+	c->b.size = c->a.size;
+	return check_width_aligned("cmp", &c->b, c->o->width, "elements");
+}
+
+/* A FILE: regular, so that its size is known before anything is read */
+static int second_file(struct cmp *c, const char *path, const char *why)
+{
+	struct stat st;
+
+	c->file = path;
+	c->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (c->fd < 0) {
+		pf_error("cmp: '%s' is neither a file (%s) nor a region (%s)", path, strerror(errno), why);
+		return EXIT_FAIL;
+	}
+	if (fstat(c->fd, &st) || !S_ISREG(st.st_mode)) {
+		pf_error("cmp: %s is not a regular file; its size must be known before anything is read", path);
+		return EXIT_USAGE;
+	}
+	if ((uint64_t)st.st_size != c->a.size)
+		return size_mismatch(c, path, (uint64_t)st.st_size);
+	return 0;
+}
+
+static int prepare(struct cmp *c, char **argv)
+{
+	char msg[REGION_ERR_MAX];
+	struct region reg;
+	int r = region_arg(c->o, "cmp", argv[0], REGION_NEED_SIZE, &c->a);
+
+	if (!r)
+		r = check_width_aligned("cmp", &c->a, c->o->width, "elements");
+	if (r)
+		return r;
+	/* what parses as a region is one; ./NAME is a file of any name */
+	if (!region_parse(argv[1], &reg, msg, sizeof(msg)))
+		return second_region(c, argv[1]);
+	return second_file(c, argv[1], msg);
+}
+
+static void report_diff(struct cmp *c, uint64_t off, uint64_t va,
+			uint64_t vb)
+{
+	unsigned int w = c->o->width;
+
+	if (c->diffs++ < c->o->max_diffs)
+		printf("0x%llx 0x%0*llx 0x%0*llx 0x%0*llx\n", (unsigned long long)(c->a.start + off), HEX(w, va), HEX(w, vb), HEX(w, va ^ vb));
+	c->bits |= va ^ vb;
+}
+
+static void compare_piece(struct cmp *c, uint64_t off, size_t n)
+{
+	unsigned int w = c->o->width;
+	uint64_t va, vb;
+	size_t i;
+
+	if (!memcmp(c->bufa, c->bufb, n))
+		return;
+	for (i = 0; i < n; i += w) {
+		va = element(c->bufa + i, w);
+		vb = element(c->bufb + i, w);
+		if (va != vb)
+			report_diff(c, off + i, va, vb);
+	}
+}
+
+static int read_file_piece(struct cmp *c, uint64_t off, size_t n)
+{
+	ssize_t got = read_full(c->fd, c->bufb, n);
+
+	if (got == (ssize_t)n)
+		return 0;
+	if (got < 0)
+		pf_error("cmp: reading %s: %s", c->file, strerror(errno));
+	else
+		pf_error("cmp: %s ended after %llu of %llu bytes; it shrank while being read", c->file, (unsigned long long)(off + (uint64_t)got), (unsigned long long)c->a.size);
+	return EXIT_FAIL;
+}
+
+static int compare(struct cmp *c, struct mapping *ma, struct mapping *mb)
+{
+	uint64_t off;
+	size_t n;
+	int r;
+
+	for (off = 0; off < c->a.size; off += n) {
+		n = c->a.size - off < PIECE ? (size_t)(c->a.size - off) : PIECE;
+		r = map_read_at(ma, off, c->bufa, n);
+		if (!r)
+			r = mb ? map_read_at(mb, off, c->bufb, n)
+			       : read_file_piece(c, off, n);
+		if (r)
+			return r;
+		compare_piece(c, off, n);
+	}
+	return 0;
+}
+
+/* The count, and the bit positions that ever differed, low to high */
+static int summary(const struct cmp *c)
+{
+	unsigned int i;
+
+	printf("%llu of %llu %u-bit elements differ", (unsigned long long)c->diffs, (unsigned long long)(c->a.size / c->o->width), 8 * c->o->width);
+	if (c->diffs) {
+		printf("; bits differing:");
+		for (i = 0; i < 64; i++)
+			if (c->bits >> i & 1)
+				printf(" %u", i);
+	}
+	printf("\n");
+	return c->diffs ? EXIT_MISMATCH : 0;
+}
+
+static int run(struct cmp *c)
+{
+	struct target ta, tb;
+	struct mapping ma, mb;
+	int r = open_mapping(c->o, "cmp", &c->a, false, &ta, &ma);
+
+	if (!r && c->file) {
+		r = compare(c, &ma, NULL);
+	} else if (!r) {
+		r = open_mapping(c->o, "cmp", &c->b, false, &tb, &mb);
+		if (!r)
+			r = compare(c, &ma, &mb);
+		r = mapping_end(&mb, r);
+		target_close(&tb);
+	}
+	r = mapping_end(&ma, r);
+	target_close(&ta);
+	return r ? r : summary(c);
+}
+
+int cmd_cmp(struct options *o, char **argv)
+{
+	static struct cmp c;	/* two pieces: not on the stack */
+	bool dry;
+	int r;
+
+	memset(&c, 0, sizeof(c));
+	c.o = o;
+	c.fd = -1;
+	r = prepare(&c, argv);
+	if (!r) {
+		dry = announce(o, "cmp", &c.a);
+		if (!c.file)
+			dry = announce(o, "cmp", &c.b) || dry;
+		if (!dry)
+			r = run(&c);
+	}
+	if (c.fd >= 0)
+		close(c.fd);
+	return r;
+}

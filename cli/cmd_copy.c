@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * copy SRC DST: region to region, as memmove. A piece (4 KiB, counted
+ * from the start of the regions) is read whole from SRC into a buffer,
+ * then written whole to DST, each with --width accesses in address order
+ * on uncached mappings. When DST lies above SRC and they overlap, the
+ * pieces go from the last to the first, so that no byte of SRC is
+ * overwritten before it has been read; inside a piece the order is always
+ * ascending.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "msg.h"
+
+struct copy {
+	const struct options *o;
+	struct extent src, dst;
+	bool backwards;
+	unsigned char buf[PIECE];
+};
+
+/* DST: a region of SRC's size, or a start (BAR offset) it is as long from */
+static int prepare_dst(struct copy *c, const char *text)
+{
+	int r = region_arg(c->o, "copy", text, REGION_WRITES, &c->dst);
+
+	if (r)
+		return r;
+	if (c->dst.has_size && c->dst.size != c->src.size) {
+		pf_error("copy: '%s' is %llu bytes but '%s' is %llu bytes; the sizes must match (or give DST as a start)", c->src.text, (unsigned long long)c->src.size, text, (unsigned long long)c->dst.size);
+		return EXIT_USAGE;
+	}
+	if (!c->dst.has_size && c->dst.is_bar && c->dst.size < c->src.size) {
+		pf_error("copy: '%s' is %llu bytes but only %llu are left from '%s' to the end of the BAR", c->src.text, (unsigned long long)c->src.size, (unsigned long long)c->dst.size, text);
+		return EXIT_USAGE;
+	}
+	if (!c->dst.has_size && c->dst.start > UINT64_MAX - (c->src.size - 1)) {
+		pf_error("copy: '%s' + %llu bytes wraps around", text, (unsigned long long)c->src.size);
+		return EXIT_USAGE;
+	}
+	c->dst.size = c->src.size;
+	return 0;
+}
+
+static int check_aligned(const struct copy *c, const struct extent *x,
+			 const char *why)
+{
+	if (x->plan.cache != CACHE_UC && x->plan.cache != CACHE_WC)
+		return 0;
+	return check_width_aligned("copy", x, c->o->width, why);
+}
+
+static int prepare(struct copy *c, char **argv)
+{
+	int r = region_arg(c->o, "copy", argv[0], REGION_NEED_SIZE, &c->src);
+
+	if (!r)
+		r = prepare_dst(c, argv[1]);
+	if (!r)
+		r = check_aligned(c, &c->src, "uncached loads");
+	if (!r)
+		r = check_aligned(c, &c->dst, "uncached stores");
+	/* memmove: backwards only when DST starts inside SRC, above it */
+	c->backwards = c->dst.start > c->src.start &&
+		       c->dst.start - c->src.start < c->src.size;
+	return r;
+}
+
+static int copy_piece(struct copy *c, struct mapping *ms, struct mapping *md,
+		      uint64_t off)
+{
+	size_t n = c->src.size - off < PIECE ? (size_t)(c->src.size - off)
+					     : PIECE, done;
+	int r = map_read_at(ms, off, c->buf, n);
+
+	if (!r)
+		r = map_write(md, off, c->buf, n, &done);
+	if (!r && done != n) {
+		/* exact stores take whole units; prepare made sure they fit */
+		pf_error("copy: only %zu of %zu bytes at '%s' + 0x%llx could be stored at --width", done, n, c->dst.text, (unsigned long long)off);
+		r = EXIT_FAIL;
+	}
+	return r;
+}
+
+static int copy_all(struct copy *c, struct mapping *ms, struct mapping *md)
+{
+	uint64_t last = (c->src.size - 1) / PIECE * PIECE, off;
+	int r = 0;
+
+	if (!c->backwards) {
+		for (off = 0; !r && off <= last; off += PIECE)
+			r = copy_piece(c, ms, md, off);
+		return r;
+	}
+	for (off = last + PIECE; !r && off; off -= PIECE)
+		r = copy_piece(c, ms, md, off - PIECE);
+	return r;
+}
+
+static int run(struct copy *c)
+{
+	struct target ts, td;
+	struct mapping ms, md;
+	int r = open_mapping(c->o, "copy", &c->src, false, &ts, &ms);
+
+	if (!r) {
+		r = open_mapping(c->o, "copy", &c->dst, true, &td, &md);
+		if (!r)
+			r = copy_all(c, &ms, &md);
+		r = mapping_end(&md, r);
+		target_close(&td);
+	}
+	r = mapping_end(&ms, r);
+	target_close(&ts);
+	if (!r)
+		pf_info("copy: %llu bytes from '%s' to '%s'%s", (unsigned long long)c->src.size, c->src.text, c->dst.text, c->backwards ? ", last piece first (they overlap)" : "");
+	return r;
+}
+
+int cmd_copy(struct options *o, char **argv)
+{
+	static struct copy c;	/* a piece: not on the stack */
+	bool dry;
+	int r;
+
+	memset(&c, 0, sizeof(c));
+	c.o = o;
+	r = prepare(&c, argv);
+	if (r)
+		return r;
+	dry = announce(o, "copy", &c.src);
+	dry = announce(o, "copy", &c.dst) || dry;
+	return dry ? 0 : run(&c);
+}

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * sum [--algo=crc32|sha256] REGION...: one line a region, "HEX  REGION",
+ * as sha256sum prints them. crc32 is zlib's, which is U-Boot's crc32
+ * command's too, so that a sum taken in the boot loader compares with one
+ * taken here; sha256 is OpenSSL's. The bytes come through window.h a piece
+ * at a time, read with --width loads on uncached mappings.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <openssl/evp.h>
+#include <zlib.h>
+
+#include "commands.h"
+#include "msg.h"
+
+#define MAX_HEX		64	/* sha256's 32 bytes */
+
+static const char *const algo_names[] = { "crc32", "sha256" };
+static const unsigned int algo_hex[] = { 8, 64 };
+
+struct sum {
+	struct sink sink;
+	enum sum_algo algo;
+	uLong crc;
+	EVP_MD_CTX *md;
+	int failed;		/* the library said no */
+};
+
+static int put(struct sink *s, const void *buf, size_t len)
+{
+	struct sum *u = (struct sum *)s;
+
+	if (u->algo == SUM_CRC32) {
+		u->crc = crc32(u->crc, buf, (uInt)len);
+		return 0;
+	}
+	if (EVP_DigestUpdate(u->md, buf, len) == 1)
+		return 0;
+	u->failed = 1;
+	return EXIT_FAIL;
+}
+
+static int sum_begin(struct sum *u)
+{
+	u->crc = crc32(0, NULL, 0);
+	if (u->algo == SUM_CRC32)
+		return 0;
+	if (EVP_DigestInit_ex(u->md, EVP_sha256(), NULL) == 1)
+		return 0;
+	pf_error("sum: OpenSSL cannot start a SHA-256 digest");
+	return EXIT_FAIL;
+}
+
+/* The sum in lowercase hex */
+static int sum_end(struct sum *u, char *hex)
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int len = 0, i;
+
+	if (u->algo == SUM_CRC32) {
+		sprintf(hex, "%08lx", (unsigned long)u->crc);
+		return 0;
+	}
+	if (u->failed || EVP_DigestFinal_ex(u->md, md, &len) != 1 ||
+	    len * 2 != algo_hex[SUM_SHA256]) {
+		pf_error("sum: OpenSSL failed to compute a SHA-256 digest");
+		return EXIT_FAIL;
+	}
+	for (i = 0; i < len; i++)
+		sprintf(hex + 2 * i, "%02x", md[i]);
+	return 0;
+}
+
+/* --expect=HEX: exactly the algorithm's number of hex digits, any case */
+static int check_expect(const struct options *o)
+{
+	const char *e = o->expect_sum;
+	size_t n = algo_hex[o->algo], i;
+
+	if (!e)
+		return 0;
+	for (i = 0; e[i] && isxdigit((unsigned char)e[i]); i++)
+		;
+	if (!e[i] && i == n)
+		return 0;
+	pf_error("sum: --expect=%s: a %s sum is %zu hex digits (0-9, a-f), without 0x", e, algo_names[o->algo], n);
+	return EXIT_USAGE;
+}
+
+static int sum_region(const struct options *o, const struct extent *x,
+		      struct sum *u, char *hex)
+{
+	struct target t;
+	struct mapping m;
+	int r = sum_begin(u);
+
+	if (r)
+		return r;
+	r = open_mapping(o, "sum", x, false, &t, &m);
+	if (!r)
+		r = map_read(&m, &u->sink);
+	r = mapping_end(&m, r);
+	target_close(&t);
+	return r ? r : sum_end(u, hex);
+}
+
+static int sum_all(const struct options *o, const struct extent *x, int n,
+		   struct sum *u)
+{
+	char hex[MAX_HEX + 1];
+	int i, r, mismatch = 0;
+
+	for (i = 0; i < n; i++) {
+		r = sum_region(o, &x[i], u, hex);
+		if (r)
+			return r;
+		printf("%s  %s\n", hex, x[i].text);
+		if (o->expect_sum && strcasecmp(hex, o->expect_sum)) {
+			pf_error("sum: '%s': %s %s, expected %s", x[i].text, algo_names[o->algo], hex, o->expect_sum);
+			mismatch = EXIT_MISMATCH;
+		}
+	}
+	return mismatch;
+}
+
+static int prepare(const struct options *o, char **argv, int n,
+		   struct extent *x)
+{
+	int i, r = check_expect(o);
+
+	for (i = 0; !r && i < n; i++) {
+		r = region_arg(o, "sum", argv[i], REGION_NEED_SIZE, &x[i]);
+		if (!r && (x[i].plan.cache == CACHE_UC ||
+			   x[i].plan.cache == CACHE_WC))
+			r = check_width_aligned("sum", &x[i], o->width, "uncached loads");
+	}
+	return r;
+}
+
+int cmd_sum(struct options *o, char **argv)
+{
+	struct extent *x;
+	struct sum u = { .sink = { .put = put }, .algo = o->algo };
+	int n, i, r;
+	bool dry = false;
+
+	for (n = 0; argv[n]; n++)
+		;
+	x = calloc((size_t)n, sizeof(*x));
+	if (!x) {
+		pf_error("sum: out of memory for %d regions", n);
+		return EXIT_FAIL;
+	}
+	r = prepare(o, argv, n, x);
+	for (i = 0; !r && i < n; i++)
+		dry = announce(o, "sum", &x[i]) || dry;
+	if (!r && !dry) {
+		u.md = EVP_MD_CTX_new();
+		if (u.md) {
+			r = sum_all(o, x, n, &u);
+		} else {
+			pf_error("sum: out of memory for a digest");
+			r = EXIT_FAIL;
+		}
+		EVP_MD_CTX_free(u.md);
+	}
+	free(x);
+	return r;
+}
