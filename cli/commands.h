@@ -40,6 +40,7 @@ int cmd_clear(struct options *o, char **argv);
 int cmd_expect(struct options *o, char **argv);
 int cmd_info(struct options *o, char **argv);
 int cmd_bars(struct options *o, char **argv);
+int cmd_poll(struct options *o, char **argv);
 
 #define REGION_NEED_SIZE	1	/* a plain START is an error */
 #define REGION_WRITES		2	/* the command writes into it */

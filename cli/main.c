@@ -31,6 +31,7 @@ const struct command commands[] = {
 	{ "expect", "ADDR VALUE[:MASK]", "read one value, print it; exit 5 unless it matches VALUE in MASK", 2, 2, 0, cmd_expect },
 	{ "info", "REGION", "PFNs, pages, /proc/iomem owner, cache type; maps nothing", 1, 1, 0, cmd_info },
 	{ "bars", "[FILTER]", "PCI devices and their BARs, via libpci", 0, 1, 0, cmd_bars },
+	{ "poll", "ADDR MASK VALUE", "read until (value & MASK) == VALUE (--not: !=), print the last value; exit 5 after --timeout", 3, 3, CMD_POLL, cmd_poll },
 	{ NULL, NULL, NULL, 0, 0, 0, NULL },
 };
 
@@ -95,7 +96,7 @@ static const char doc[] =
 	"Regions: START+SIZE, START-END (END inclusive) or START. Numbers are 0x hex or decimal, with K, M, G, T (or KiB, MiB, GiB, TiB) for powers of 1024: 0x180000000+4M, 0xfed00000-0xfed003ff, 4G+4K.\n"
 	"PCI BARs: DEVICE/barN, then @OFFSET and +SIZE inside the BAR: 00:04.0/bar2, 1af4:1110/bar2@0x1000+4K, 00:03.0/bar0@0x4. DEVICE is a slot [[DOMAIN:]BUS:]DEV.FN as lspci -s, or VENDOR:DEVICE as lspci -d, then #N for the Nth match (from 0). Whole BAR by default; auto cache is uc for non-prefetchable BARs, wc for prefetchable ones. The bars FILTER is a DEVICE too, in which any part may be * or left out.\n"
 	"\n"
-	"Exit status: 0 success; 1 an input or output failed, or the input was short; 2 the helper or the kernel refused the mapping, or a write into the BARs of a device with a driver lacks --force; 3 /dev/pfnmap or the --device could not be opened or the helper not loaded; 4 a bus error or fault while touching the mapping; 5 a check that does not hold (expect found another value); 64 a bad command line.\n"
+	"Exit status: 0 success; 1 an input or output failed, or the input was short; 2 the helper or the kernel refused the mapping, or a write into the BARs of a device with a driver lacks --force; 3 /dev/pfnmap or the --device could not be opened or the helper not loaded; 4 a bus error or fault while touching the mapping; 5 a check that does not hold (expect found another value, poll timed out); 64 a bad command line; 130 and 143 poll stopped by SIGINT and SIGTERM.\n"
 	"\n"
 	"Documentation: the pfnmap(8) and pfnmap(4) man pages, and the README that comes with pfnmap.";
 
