@@ -86,12 +86,12 @@ void format_duration(char *buf, size_t len, uint64_t ns)
 	} units[] = { { "s", NS_PER_S }, { "ms", 1000000 }, { "us", 1000 } };
 	unsigned int i;
 
-	if (ns == DURATION_FOREVER) {
-		snprintf(buf, len, "forever");
+	if (ns == DURATION_FOREVER || !ns) {
+		snprintf(buf, len, ns ? "forever" : "0s");
 		return;
 	}
 	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (ns && !(ns % units[i].ns)) {
+		if (!(ns % units[i].ns)) {
 			snprintf(buf, len, "%llu%s", (unsigned long long)(ns / units[i].ns), units[i].name);
 			return;
 		}

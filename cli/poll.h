@@ -55,7 +55,7 @@ int poll_run(struct poll_loop *p);
 
 /*
  * ns in the largest unit that states it exactly, as parse_duration reads
- * it back: 1s, 1500ms, 20us, 7ns; forever for DURATION_FOREVER
+ * it back: 0s, 1s, 1500ms, 20us, 7ns; forever for DURATION_FOREVER
  */
 void format_duration(char *buf, size_t len, uint64_t ns);
 

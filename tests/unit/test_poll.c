@@ -317,7 +317,7 @@ static void duration_is(uint64_t ns, const char *want)
 static void test_format_duration(void **state)
 {
 	(void)state;
-	duration_is(0, "0ns");
+	duration_is(0, "0s");
 	duration_is(1, "1ns");
 	duration_is(1000, "1us");
 	duration_is(1001, "1001ns");
