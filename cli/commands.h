@@ -43,6 +43,7 @@ int cmd_bars(struct options *o, char **argv);
 int cmd_cmp(struct options *o, char **argv);
 int cmd_sum(struct options *o, char **argv);
 int cmd_copy(struct options *o, char **argv);
+int cmd_poll(struct options *o, char **argv);
 
 #define REGION_NEED_SIZE	1	/* a plain START is an error */
 #define REGION_WRITES		2	/* the command writes into it */

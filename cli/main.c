@@ -35,6 +35,7 @@ const struct command commands[] = {
 	{ "cmp", "REGION REGION|FILE", "compare element by element: ADDR EXPECTED ACTUAL XOR of each difference (--max-diffs), then their count and the bits that differed; exit 5 when any", 2, 2, CMD_DIFFS, cmd_cmp },
 	{ "sum", "REGION...", "crc32 (zlib's, U-Boot's) or sha256 of each REGION: HEX  REGION lines as sha256sum; --expect=HEX: exit 5 unless all are HEX", 1, INT_MAX, CMD_SUM, cmd_sum },
 	{ "copy", "SRC DST", "copy region SRC to DST (a region of its size, or a start), overlaps as memmove", 2, 2, 0, cmd_copy },
+	{ "poll", "ADDR MASK VALUE", "read until (value & MASK) == VALUE (--not: !=), print the last value; exit 5 after --timeout", 3, 3, CMD_POLL, cmd_poll },
 	{ NULL, NULL, NULL, 0, 0, 0, NULL },
 };
 
@@ -100,7 +101,7 @@ static const char doc[] =
 	"PCI BARs: DEVICE/barN, then @OFFSET and +SIZE inside the BAR: 00:04.0/bar2, 1af4:1110/bar2@0x1000+4K, 00:03.0/bar0@0x4. DEVICE is a slot [[DOMAIN:]BUS:]DEV.FN as lspci -s, or VENDOR:DEVICE as lspci -d, then #N for the Nth match (from 0). Whole BAR by default; auto cache is uc for non-prefetchable BARs, wc for prefetchable ones. The bars FILTER is a DEVICE too, in which any part may be * or left out.\n"
 	"PCI config space: DEVICE/config, then @OFFSET or @CAP_NAME+OFFSET (setpci's names: CAP_EXP, ECAP_AER, ...) and +SIZE: 00:03.0/config@0x4, 00:03.0/config@CAP_EXP+0x8. Through libpci, 8, 16 or 32 bits wide, within the device's 256 or 4096 bytes.\n"
 	"\n"
-	"Exit status: 0 success; 1 an input or output failed, or the input was short; 2 the helper or the kernel refused the mapping, or a write into the BARs or config space of a device with a driver lacks --force; 3 /dev/pfnmap or the --device could not be opened or the helper not loaded; 4 a bus error or fault while touching the mapping, or a failed config space access; 5 a check that does not hold (expect found another value); 64 a bad command line.\n"
+	"Exit status: 0 success; 1 an input or output failed, or the input was short; 2 the helper or the kernel refused the mapping, or a write into the BARs or config space of a device with a driver lacks --force; 3 /dev/pfnmap or the --device could not be opened or the helper not loaded; 4 a bus error or fault while touching the mapping, or a failed config space access; 5 a check that does not hold (expect found another value, poll timed out, cmp found differences, sum another value than --expect); 64 a bad command line; 130 and 143 poll stopped by SIGINT and SIGTERM.\n"
 	"\n"
 	"Documentation: the pfnmap(8) and pfnmap(4) man pages, and the README that comes with pfnmap.";
 

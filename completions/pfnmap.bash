@@ -34,7 +34,8 @@ _pfnmap_pci_opts()
 		fi
 		case $w in
 		--) break ;;
-		--cache | --width | --output | --device | --module) skip=1 ;;
+		--cache | --width | --output | --device | --module | --timeout | \
+			--interval) skip=1 ;;
 		--*) ;;
 		-?*)
 			# a cluster of short options, getopt's way
@@ -124,11 +125,11 @@ _pfnmap()
 	local cur prev words cword split
 	_init_completion -s -n : || return
 
-	local commands="dump hexdump fill load read write set clear expect info bars cmp sum copy"
+	local commands="dump hexdump fill load read write set clear expect info bars cmp sum copy poll"
 	local longopts="--cache= --force --dry-run --width= --output= --device=
 		--module= --no-load --machine --sysfs --quiet --verbose --help
 		--max-diffs= --algo= --expect=
-		--usage --version"
+		--usage --version --timeout= --interval= --not"
 	local shortopts="-c -f -n -w -o -D -m -A -M -O -q -v -? -V"
 
 	case $prev in
@@ -146,6 +147,13 @@ _pfnmap()
 		;;
 	-m | --module)
 		_filedir ko
+		return
+		;;
+	--timeout | --interval)
+		# a duration needs its unit
+		local d="1ms 10ms 100ms 1s"
+		[[ $prev == --timeout ]] && d+=" 10s forever"
+		mapfile -t COMPREPLY < <(compgen -W "$d" -- "$cur")
 		return
 		;;
 	-A)
@@ -183,7 +191,7 @@ _pfnmap()
 			skip=0
 		elif [[ $w == -- ]]; then
 			continue
-		elif [[ $w == @(-c|-w|-o|-D|-m|-A|-O|--cache|--width|--output|--device|--module) ]]; then
+		elif [[ $w == @(-c|-w|-o|-D|-m|-A|-O|--cache|--width|--output|--device|--module|--timeout|--interval) ]]; then
 			skip=1
 		elif [[ $w == -* ]]; then
 			continue
@@ -209,7 +217,7 @@ _pfnmap()
 	,*)
 		mapfile -t COMPREPLY < <(compgen -W "$commands" -- "$cur")
 		;;
-	dump,0 | hexdump,0 | info,0 | fill,0 | load,0 | read,0 | write,0 | set,0 | clear,0 | expect,0 | cmp,[01] | sum,* | copy,[01])
+	dump,0 | hexdump,0 | info,0 | fill,0 | load,0 | read,0 | write,0 | set,0 | clear,0 | expect,0 | cmp,[01] | sum,* | copy,[01] | poll,0)
 		mapfile -t COMPREPLY < <(compgen -W "$(_pfnmap_bars)" -- "$cur")
 		__ltrim_colon_completions "$cur"
 		;;

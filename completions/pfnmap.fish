@@ -130,7 +130,7 @@ function __pfnmap_args
     for w in $tokens[2..-1]
         if test $skip = 1
             set skip 0
-        else if contains -- $w -c -w -o -D -m -A -O --cache --width --output --device --module
+        else if contains -- $w -c -w -o -D -m -A -O --cache --width --output --device --module --timeout --interval
             set skip 1
         else if string match -q -- '-*' $w
             continue
@@ -167,8 +167,9 @@ complete -c pfnmap -n __pfnmap_needs_command -a sum -d 'crc32 or sha256 of each 
 complete -c pfnmap -n __pfnmap_needs_command -a copy -d 'copy a region, overlaps as memmove'
 complete -c pfnmap -n __pfnmap_needs_command -a info -d 'PFNs, pages, owner, RAM, cache type'
 complete -c pfnmap -n __pfnmap_needs_command -a bars -d 'PCI devices and their BARs'
+complete -c pfnmap -n __pfnmap_needs_command -a poll -d 'read until (value & MASK) == VALUE; exit 5 after --timeout'
 
-complete -c pfnmap -n '__pfnmap_arg 1 dump hexdump info fill load read write set clear expect cmp sum copy' -a '(__pfnmap_bars)'
+complete -c pfnmap -n '__pfnmap_arg 1 dump hexdump info fill load read write set clear expect cmp sum copy poll' -a '(__pfnmap_bars)'
 complete -c pfnmap -n '__pfnmap_arg 2 load' -F
 complete -c pfnmap -n '__pfnmap_arg 1 bars' -a '(__pfnmap_devices)'
 
@@ -192,3 +193,6 @@ complete -c pfnmap -s v -l verbose -d 'Say what is mapped: PFNs, pages, cache ty
 complete -c pfnmap -s '?' -l help -d 'Give the help list'
 complete -c pfnmap -l usage -d 'Give a short usage message'
 complete -c pfnmap -s V -l version -d 'Print the program version'
+complete -c pfnmap -l timeout -x -a '1ms 10ms 100ms 1s 10s forever' -d 'poll: give up after DURATION (ns, us, ms, s; forever)'
+complete -c pfnmap -l interval -x -a '1ms 10ms 100ms 1s' -d 'poll: sleep DURATION between reads'
+complete -c pfnmap -l not -d 'poll: until (value & MASK) differs from VALUE'

@@ -57,12 +57,12 @@ comp()
 	printf '%s\n' "${COMPREPLY[@]}" | sed '/^$/d' | comp_words
 }
 
-commands='bars clear dump expect fill hexdump info load read set write'
+commands='bars clear dump expect fill hexdump info load poll read set write'
 expect 'pfnmap ' "$commands"
 expect 'pfnmap -v ' "$commands"
 expect 'pfnmap he' hexdump
 expect 'pfnmap --wi' --width=
-expect 'pfnmap --no' --no-load
+expect 'pfnmap --no' --no-load --not
 expect 'pfnmap --ver' --verbose --version
 expect 'pfnmap -w ' 8 16 32 64
 expect 'pfnmap --width=' 8 16 32 64
@@ -88,6 +88,15 @@ for c in set clear expect; do
 	expect "pfnmap $o $c " "$FAKE_BARS"
 	expect "pfnmap $o $c 0x1000 "
 done
+# poll: ADDR as write's, then MASK and VALUE; the values of --timeout and
+# --interval are not taken for the command
+expect "pfnmap $o poll " "$FAKE_BARS"
+expect "pfnmap $o --timeout 1s --interval 10ms poll " "$FAKE_BARS"
+expect "pfnmap $o poll 0x1000 "
+expect "pfnmap $o poll 0x1000 1 "
+expect 'pfnmap --tim' --timeout=
+expect 'pfnmap --timeout ' 100ms 10ms 10s 1ms 1s forever
+expect 'pfnmap --interval 1' 100ms 10ms 1ms 1s
 expect "pfnmap $o fill 00:04.0/bar2 "
 expect "pfnmap $o write 0x1000 "
 expect "pfnmap $o dump 00:04.0/bar2 "

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * poll ADDR MASK VALUE: read one value of --width until (value & MASK) ==
+ * VALUE (--not: until it differs), as the kernel's read_poll_timeout()
+ * does: the deadline is looked at before each read, so the read that gives
+ * up began after the deadline and a value that arrives just in time still
+ * counts. One mapping for the whole loop; with --interval=0 the loop makes
+ * no system call (CLOCK_MONOTONIC is read through the vDSO).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "commands.h"
+#include "msg.h"
+#include "poll.h"
+#include "region.h"
+
+#define NS_PER_S	1000000000ULL
+#define HEX(w, v)	(2 * (int)(w)), (unsigned long long)(v)
+
+uint64_t poll_deadline(uint64_t start, uint64_t timeout)
+{
+	if (timeout == DURATION_FOREVER || timeout > UINT64_MAX - start)
+		return UINT64_MAX;
+	return start + timeout;
+}
+
+/* The loop's end: 0, or what the read returned */
+static int poll_once(struct poll_loop *p, uint64_t deadline, bool *done)
+{
+	/* without a deadline, no clock in the loop at all */
+	bool expired = deadline != UINT64_MAX && p->now(p->ctx) >= deadline;
+	uint64_t until;
+	int r;
+
+	*done = true;
+	if (*p->stop) {
+		p->end = POLL_STOPPED;
+		return 0;
+	}
+	r = p->read(p->ctx, &p->value);
+	if (r) {
+		p->end = POLL_FAILED;
+		return r;
+	}
+	p->reads++;
+	if (poll_matches(p, p->value)) {
+		p->end = POLL_MATCHED;
+		return 0;
+	}
+	if (expired) {
+		p->end = POLL_TIMED_OUT;
+		return 0;
+	}
+	*done = false;
+	if (p->interval_ns) {
+		/* the deadline is kept even when the interval is longer */
+		until = poll_deadline(p->now(p->ctx), p->interval_ns);
+		p->sleep_until(p->ctx, until < deadline ? until : deadline);
+	}
+	return 0;
+}
+
+int poll_run(struct poll_loop *p)
+{
+	uint64_t start = p->now(p->ctx);
+	uint64_t deadline = poll_deadline(start, p->timeout_ns);
+	bool done = false;
+	int r = 0;
+
+	p->reads = 0;
+	while (!done)
+		r = poll_once(p, deadline, &done);
+	p->elapsed_ns = p->now(p->ctx) - start;
+	return r;
+}
+
+void format_duration(char *buf, size_t len, uint64_t ns)
+{
+	static const struct {
+		const char *name;
+		uint64_t ns;
+	} units[] = { { "s", NS_PER_S }, { "ms", 1000000 }, { "us", 1000 } };
+	unsigned int i;
+
+	if (ns == DURATION_FOREVER || !ns) {
+		snprintf(buf, len, ns ? "forever" : "0s");
+		return;
+	}
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (!(ns % units[i].ns)) {
+			snprintf(buf, len, "%llu%s", (unsigned long long)(ns / units[i].ns), units[i].name);
+			return;
+		}
+	}
+	snprintf(buf, len, "%lluns", (unsigned long long)ns);
+}
+
+/* The real world of poll_loop: a mapping, the monotonic clock, signals */
+static volatile sig_atomic_t poll_stop;
+
+static void on_stop(int sig)
+{
+	poll_stop = sig;
+}
+
+static int read_mapping(void *ctx, uint64_t *value)
+{
+	return map_read_value(ctx, value);
+}
+
+static uint64_t monotonic_ns(void *ctx)
+{
+	struct timespec ts;
+
+	(void)ctx;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
+}
+
+/* A signal cuts the sleep short; poll_once then sees poll_stop */
+static void sleep_monotonic(void *ctx, uint64_t t)
+{
+	struct timespec ts = { .tv_sec = (time_t)(t / NS_PER_S),
+			       .tv_nsec = (long)(t % NS_PER_S) };
+
+	(void)ctx;
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR &&
+	       !poll_stop)
+		;
+}
+
+/* SIGINT and SIGTERM set poll_stop while the loop runs; no SA_RESTART */
+static void catch_stop(bool on, struct sigaction old[2])
+{
+	static const int sigs[2] = { SIGINT, SIGTERM };
+	struct sigaction sa;
+	int i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < 2; i++) {
+		if (on)
+			sigaction(sigs[i], &sa, &old[i]);
+		else
+			sigaction(sigs[i], &old[i], NULL);
+	}
+}
+
+static int poll_mapping(const struct options *o, const struct extent *x,
+			struct poll_loop *p)
+{
+	struct sigaction old[2];
+	struct target t;
+	struct mapping m;
+	int r = open_mapping(o, "poll", x, false, &t, &m);
+
+	if (!r) {
+		p->read = read_mapping;
+		p->now = monotonic_ns;
+		p->sleep_until = sleep_monotonic;
+		p->stop = &poll_stop;
+		p->ctx = &m;
+		catch_stop(true, old);
+		r = poll_run(p);
+		catch_stop(false, old);
+	}
+	r = mapping_end(&m, r);
+	target_close(&t);
+	return r;
+}
+
+/* The last value on stdout, -v's account, and the exit status */
+static int poll_report(const struct options *o, const struct extent *x,
+		       const struct poll_loop *p)
+{
+	unsigned int w = o->width;
+	const char *op = p->not ? "==" : "!=";
+	char limit[32];
+
+	if (p->reads)
+		printf("0x%0*llx\n", HEX(w, p->value));
+	pf_info("poll: %s: %llu reads in %llu.%06llus", x->text, (unsigned long long)p->reads, (unsigned long long)(p->elapsed_ns / NS_PER_S), (unsigned long long)(p->elapsed_ns % NS_PER_S / 1000));
+	if (p->end == POLL_MATCHED)
+		return 0;
+	if (p->end == POLL_TIMED_OUT) {
+		format_duration(limit, sizeof(limit), o->timeout_ns);
+		pf_error("poll: %s: timed out after %s: 0x%0*llx & 0x%0*llx %s 0x%0*llx", x->text, limit, HEX(w, p->value), HEX(w, p->mask), op, HEX(w, p->want));
+		return EXIT_MISMATCH;
+	}
+	if (!p->reads)
+		pf_error("poll: %s: stopped by %s before the first read", x->text, poll_stop == SIGINT ? "SIGINT" : "SIGTERM");
+	else
+		pf_error("poll: %s: stopped by %s after %llu reads: 0x%0*llx & 0x%0*llx %s 0x%0*llx", x->text, poll_stop == SIGINT ? "SIGINT" : "SIGTERM", (unsigned long long)p->reads, HEX(w, p->value), HEX(w, p->mask), op, HEX(w, p->want));
+	/* as a shell reports a command a signal ended: 130, 143 */
+	return 128 + poll_stop;
+}
+
+/* MASK, then VALUE, both of --width; VALUE only within MASK */
+static int poll_args(const struct options *o, char **argv,
+		     struct poll_loop *p)
+{
+	char msg[REGION_ERR_MAX];
+	unsigned int w = o->width;
+
+	if (parse_value(argv[1], w, &p->mask, msg, sizeof(msg))) {
+		pf_error("poll: MASK: %s", msg);
+		return EXIT_USAGE;
+	}
+	if (value_arg("poll", argv[2], w, &p->want))
+		return EXIT_USAGE;
+	if (p->want & ~p->mask) {
+		pf_error("poll: VALUE 0x%0*llx has bits outside MASK 0x%0*llx (0x%0*llx): the masked value can never equal it; VALUE must lie within MASK", HEX(w, p->want), HEX(w, p->mask), HEX(w, p->want & ~p->mask));
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+int cmd_poll(struct options *o, char **argv)
+{
+	struct poll_loop p = { .not = o->poll_not,
+			       .timeout_ns = o->timeout_ns,
+			       .interval_ns = o->interval_ns };
+	struct extent x;
+	int r = addr_arg(o, "poll", argv[0], 0, &x);
+
+	if (!r)
+		r = poll_args(o, argv, &p);
+	if (r || announce(o, "poll", &x))
+		return r;
+	r = poll_mapping(o, &x, &p);
+	return r ? r : poll_report(o, &x, &p);
+}
