@@ -29,8 +29,8 @@ const struct command commands[] = {
 	{ "set", "ADDR BITS", "set BITS: one read, one write of --width", 2, 2, 0, cmd_set },
 	{ "clear", "ADDR BITS", "clear BITS: one read, one write of --width", 2, 2, 0, cmd_clear },
 	{ "expect", "ADDR VALUE[:MASK]", "read one value, print it; exit 5 unless it matches VALUE in MASK", 2, 2, CMD_JSON, cmd_expect },
-	{ "info", "REGION", "PFNs, pages, /proc/iomem owner, cache type; maps nothing", 1, 1, 0, cmd_info },
-	{ "bars", "[FILTER]", "PCI devices and their BARs, via libpci", 0, 1, 0, cmd_bars },
+	{ "info", "REGION", "PFNs, pages, /proc/iomem owner, cache type; maps nothing", 1, 1, CMD_JSON, cmd_info },
+	{ "bars", "[FILTER]", "PCI devices and their BARs, via libpci", 0, 1, CMD_JSON, cmd_bars },
 	{ NULL, NULL, NULL, 0, 0, 0, NULL },
 };
 
