@@ -122,7 +122,7 @@ _pfnmap()
 	local commands="dump hexdump fill load read write set clear expect info bars"
 	local longopts="--cache= --force --dry-run --width= --output= --device=
 		--module= --no-load --machine --sysfs --quiet --verbose --help
-		--usage --version"
+		--usage --version --json"
 	local shortopts="-c -f -n -w -o -D -m -A -M -O -q -v -? -V"
 
 	case $prev in
