@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "commands.h"
+#include "json.h"
 #include "msg.h"
 #include "region.h"
 
@@ -74,10 +75,23 @@ static int read_one(const struct options *o, const struct extent *x,
 	return r;
 }
 
+/* expect --json: read's fields, then "expected" (VALUE within MASK) */
+static int print_json(const struct options *o, const struct extent *x,
+		      uint64_t got, uint64_t want, uint64_t mask, bool match)
+{
+	struct json_object *j = jout_value(x, o->width, got);
+
+	jout_hex(j, "expected", want & mask, 2 * o->width);
+	jout_hex(j, "mask", mask, 2 * o->width);
+	jout_bool(j, "match", match);
+	return jout_print(j);
+}
+
 int cmd_expect(struct options *o, char **argv)
 {
 	uint64_t want, mask, got = 0;
 	struct extent x;
+	bool match;
 	int r = addr_arg(o, "expect", argv[0], 0, &x);
 
 	if (!r)
@@ -88,8 +102,15 @@ int cmd_expect(struct options *o, char **argv)
 	if (r)
 		return r;
 	/* printed either way, so that a script can log what was there */
-	printf("0x%0*llx\n", HEX(o->width, got));
-	if ((got & mask) == (want & mask))
+	match = (got & mask) == (want & mask);
+	if (o->json) {
+		r = print_json(o, &x, got, want, mask, match);
+		if (r)
+			return r;
+	} else {
+		printf("0x%0*llx\n", HEX(o->width, got));
+	}
+	if (match)
 		return 0;
 	pf_error("expect: %s: read 0x%0*llx, want 0x%0*llx (mask 0x%0*llx)", x.text, HEX(o->width, got), HEX(o->width, want & mask), HEX(o->width, mask));
 	return EXIT_MISMATCH;

@@ -13,6 +13,7 @@
 
 #include "commands.h"
 #include "iomem.h"
+#include "json.h"
 #include "region.h"
 
 static void print_owners(const struct iomem *io, const struct extent *r)
@@ -53,19 +54,30 @@ static const char *predicted_cache(const struct extent *x, enum ram_state s)
 	return "auto: as /dev/mem: write-back where the MTRRs say so (RAM hidden with memmap=), uncached (uc-) for MMIO";
 }
 
-static void print_helper(void)
+/* Asks /dev/pfnmap for t->info; NULL, or why there is no answer */
+static const char *helper_probe(struct target *t)
 {
-	struct target t = { .path = PFNMAP_DEV };
 	const char *msg = NULL;
 
-	t.fd = open(PFNMAP_DEV, O_RDONLY | O_CLOEXEC);
-	if (t.fd < 0)
+	t->path = PFNMAP_DEV;
+	t->fd = open(PFNMAP_DEV, O_RDONLY | O_CLOEXEC);
+	if (t->fd < 0)
 		msg = errno == ENOENT ? "not loaded" : strerror(errno);
-	else if (ioctl(t.fd, PFNMAP_IOC_GET_INFO, &t.info) < 0)
+	else if (ioctl(t->fd, PFNMAP_IOC_GET_INFO, &t->info) < 0)
 		msg = errno == ENOTTY &&
-		      !ioctl(t.fd, PFNMAP_IOC_GET_INFO_ABI1, &t.info) ?
+		      !ioctl(t->fd, PFNMAP_IOC_GET_INFO_ABI1, &t->info) ?
 		      "speaks ABI 1: load the helper that came with this pfnmap" :
 		      "does not answer GET_INFO";
+	if (t->fd >= 0)
+		close(t->fd);
+	return msg;
+}
+
+static void print_helper(void)
+{
+	struct target t = { 0 };
+	const char *msg = helper_probe(&t);
+
 	if (msg)
 		printf("helper: %s: %s\n", PFNMAP_DEV, msg);
 	else
@@ -73,8 +85,6 @@ static void print_helper(void)
 		       t.info.abi_version, t.info.phys_bits,
 		       t.info.flags & PFNMAP_INFO_PAT ? "on" : "off",
 		       t.info.policy & PFNMAP_POLICY_ALLOW_RAM ? "yes" : "no");
-	if (t.fd >= 0)
-		close(t.fd);
 }
 
 static void print_bar(const struct pci_bar *b)
@@ -113,6 +123,131 @@ static int print_config(const struct extent *x)
 	return 0;
 }
 
+/* --json: "pci", the BAR's facts with the names bars --json gives them */
+static void json_bar(struct json_object *j, const struct extent *r)
+{
+	const struct pci_bar *b = &r->bar;
+	char id[8];
+
+	if (!r->is_bar) {
+		jout_null(j, "pci");
+		return;
+	}
+	j = jout_object(j, "pci");
+	jout_str(j, "slot", b->slot);
+	snprintf(id, sizeof(id), "%04x", b->vendor);
+	jout_str(j, "vendor", id);
+	snprintf(id, sizeof(id), "%04x", b->device);
+	jout_str(j, "device", id);
+	jout_str(j, "names", b->names);
+	jout_str(j, "driver", b->driver[0] ? b->driver : NULL);
+	jout_int(j, "bar", b->index);
+	jout_hex(j, "start", b->start, 0);
+	jout_hex(j, "size", b->size, 0);
+	jout_int(j, "bits", b->is64 ? 64 : 32);
+	jout_bool(j, "prefetchable", b->prefetch);
+}
+
+static void json_range(struct json_object *j, const struct extent *r)
+{
+	unsigned int shift = page_shift();
+	struct pfn_span s;
+
+	region_pfns(r->start, r->size, shift, &s);
+	jout_str(j, "region", r->text);
+	jout_hex(j, "start", r->start, 0);
+	jout_hex(j, "end", r->start + (r->size - 1), 0);
+	jout_hex(j, "size", r->size, 0);
+	jout_hex(j, "first_pfn", s.first_pfn, 0);
+	jout_hex(j, "last_pfn", s.last_pfn, 0);
+	jout_int(j, "pages", (int64_t)s.pages);
+	jout_int(j, "page_size", 1 << shift);
+	jout_hex(j, "page_offset", s.offset, 0);
+}
+
+/* "iomem": the entries over r, or null and "iomem_error" saying why */
+static bool json_iomem(struct json_object *j, const struct extent *r,
+		       enum ram_state *ram)
+{
+	uint64_t last = r->start + (r->size - 1);
+	const struct iomem_entry *e;
+	struct json_object *a, *o;
+	struct iomem io;
+	size_t pos = 0;
+	char why[128];
+
+	if (iomem_load(NULL, &io)) {
+		snprintf(why, sizeof(why), "unreadable (%s)", strerror(errno));
+	} else if (io.hidden) {
+		snprintf(why, sizeof(why), "/proc/iomem shows every address as 0 without root (CAP_SYS_ADMIN)");
+	} else {
+		a = jout_array(j, "iomem");
+		while ((e = iomem_next_overlap(&io, &pos, r->start, last))) {
+			o = jout_append(a);
+			jout_hex(o, "start", e->start, 0);
+			jout_hex(o, "end", e->end, 0);
+			jout_int(o, "depth", e->depth);
+			jout_str(o, "name", e->name);
+		}
+		jout_null(j, "iomem_error");
+		*ram = iomem_ram(&io, r->start, last);
+		iomem_free(&io);
+		return true;
+	}
+	jout_null(j, "iomem");
+	jout_str(j, "iomem_error", why);
+	iomem_free(&io);
+	return false;
+}
+
+/* "helper": null when nothing is mapped through it (-D, --sysfs) */
+static void json_helper(struct json_object *j, bool needed)
+{
+	struct target t = { 0 };
+	const char *msg = needed ? helper_probe(&t) : NULL;
+
+	if (!needed) {
+		jout_null(j, "helper");
+		return;
+	}
+	j = jout_object(j, "helper");
+	jout_str(j, "path", PFNMAP_DEV);
+	jout_str(j, "error", msg);
+	if (msg) {
+		jout_null(j, "abi");
+		jout_null(j, "phys_bits");
+		jout_null(j, "pat");
+		jout_null(j, "allow_ram");
+		return;
+	}
+	jout_int(j, "abi", t.info.abi_version);
+	jout_int(j, "phys_bits", t.info.phys_bits);
+	jout_bool(j, "pat", t.info.flags & PFNMAP_INFO_PAT);
+	jout_bool(j, "allow_ram", t.info.policy & PFNMAP_POLICY_ALLOW_RAM);
+}
+
+/* info --json: the facts of the text lines, in one object */
+static int info_json(const struct options *o, const struct extent *r)
+{
+	static const char *const ram[] = {
+		[RAM_NONE] = "no", [RAM_ALL] = "yes", [RAM_MIXED] = "partly",
+	};
+	struct json_object *j = jout_new();
+	enum ram_state s = RAM_NONE;
+	bool known;
+
+	json_range(j, r);
+	json_bar(j, r);
+	known = json_iomem(j, r, &s);
+	jout_str(j, "ram", known ? ram[s] : NULL);
+	/* what auto turns into; "auto" where only the kernel knows */
+	jout_str(j, "cache", r->plan.cache != CACHE_AUTO ?
+		 cache_names[r->plan.cache] : known && s == RAM_ALL ? "wb" :
+		 "auto");
+	json_helper(j, !o->device && !r->plan.file[0]);
+	return jout_print(j);
+}
+
 int cmd_info(struct options *o, char **argv)
 {
 	struct extent r;
@@ -124,7 +259,9 @@ int cmd_info(struct options *o, char **argv)
 	if (ret)
 		return ret;
 	if (r.is_config)
-		return print_config(&r);
+		return o->json ? info_json(o, &r) : print_config(&r);
+	if (o->json)
+		return info_json(o, &r);
 	if (r.is_bar)
 		print_bar(&r.bar);
 	print_range(&r);

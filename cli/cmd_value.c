@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "json.h"
 
 enum value_op { OP_FILL, OP_READ, OP_WRITE };
 
@@ -53,9 +54,12 @@ int cmd_read(struct options *o, char **argv)
 
 	if (!r)
 		r = access_value(o, "read", OP_READ, &x, &value);
-	if (!r && !o->dry_run)
-		printf("0x%0*llx\n", 2 * o->width, (unsigned long long)value);
-	return r;
+	if (r || o->dry_run)
+		return r;
+	if (o->json)
+		return jout_print(jout_value(&x, o->width, value));
+	printf("0x%0*llx\n", 2 * o->width, (unsigned long long)value);
+	return 0;
 }
 
 int cmd_write(struct options *o, char **argv)

@@ -16,6 +16,7 @@
 
 #include "commands.h"
 #include "config.h"
+#include "json.h"
 #include "msg.h"
 #include "pci.h"
 
@@ -467,6 +468,41 @@ static bool has_mem_bar(struct pci_dev *d)
 	return false;
 }
 
+/* EXIT_FAIL once a bars --json object could not be printed */
+static int bars_json_status;
+
+/* bars --json: one object per BAR, the facts of -M and the names */
+static void print_bar_json(struct pci_dev *d, const struct pci_bar *b, int i,
+			   uint64_t start)
+{
+	struct json_object *j = jout_new();
+	bool io = bar_io(d, i);
+	char id[8];
+
+	jout_str(j, "slot", b->slot);
+	snprintf(id, sizeof(id), "%04x", b->vendor);
+	jout_str(j, "vendor", id);
+	snprintf(id, sizeof(id), "%04x", b->device);
+	jout_str(j, "device", id);
+	snprintf(id, sizeof(id), "%04x", d->device_class);
+	jout_str(j, "class", id);
+	jout_str(j, "names", b->names);
+	jout_str(j, "driver", b->driver[0] ? b->driver : NULL);
+	jout_int(j, "bar", i);
+	jout_hex(j, "start", start, 0);
+	jout_hex(j, "size", d->size[i], 0);
+	if (io) {
+		jout_null(j, "bits");
+		jout_null(j, "prefetchable");
+	} else {
+		jout_int(j, "bits", bar_64(d, i) ? 64 : 32);
+		jout_bool(j, "prefetchable", bar_prefetch(d, i));
+	}
+	jout_str(j, "type", io ? "io" : "memory");
+	if (jout_print(j))
+		bars_json_status = EXIT_FAIL;
+}
+
 static void print_bar(const struct options *o, struct pci_dev *d,
 		      const struct pci_bar *b, int i)
 {
@@ -478,6 +514,10 @@ static void print_bar(const struct options *o, struct pci_dev *d,
 							 : "non-prefetchable";
 	char hs[32];
 
+	if (o->json) {
+		print_bar_json(d, b, i, start);
+		return;
+	}
 	if (o->machine) {
 		printf("%s %04x:%04x %04x bar%d 0x%llx 0x%llx %s %s %s %s\n",
 		       b->slot, b->vendor, b->device, d->device_class, i,
@@ -503,7 +543,7 @@ static bool print_device(const struct options *o, struct pci_dev *d)
 	fill_bar_device(d, &b);
 	if (!has_mem_bar(d))
 		return false;
-	if (!o->machine)
+	if (!o->machine && !o->json)
 		printf("%s %04x:%04x %s [%04x] driver: %s\n", b.slot, b.vendor,
 		       b.device, b.names, d->device_class,
 		       b.driver[0] ? b.driver : "none");
@@ -537,6 +577,10 @@ int cmd_bars(struct options *o, char **argv)
 	struct devspec spec;
 	int r = bars_filter(argv[0], &spec), n, i, shown = 0;
 
+	if (!r && o->machine && o->json) {
+		pf_error("bars: -M and --json are two formats for scripts: give one");
+		r = EXIT_USAGE;
+	}
 	if (!r)
 		r = pci_start(o);
 	if (r)
@@ -555,5 +599,5 @@ int cmd_bars(struct options *o, char **argv)
 			shown += print_device(o, found[i]);
 	if (argv[0] && !shown)
 		pf_warn("bars: '%s' matches %d PCI device%s, none with a memory BAR", argv[0], n, n == 1 ? "" : "s");
-	return 0;
+	return bars_json_status;
 }

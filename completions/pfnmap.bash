@@ -128,7 +128,7 @@ _pfnmap()
 	local commands="dump hexdump fill load read write set clear expect info bars cmp sum copy poll"
 	local longopts="--cache= --force --dry-run --width= --output= --device=
 		--module= --no-load --machine --sysfs --quiet --verbose --help
-		--max-diffs= --algo= --expect=
+		--max-diffs= --algo= --expect= --json
 		--usage --version --timeout= --interval= --not"
 	local shortopts="-c -f -n -w -o -D -m -A -M -O -q -v -? -V"
 
