@@ -31,6 +31,7 @@ const struct command commands[] = {
 	{ "expect", "ADDR VALUE[:MASK]", "read one value, print it; exit 5 unless it matches VALUE in MASK", 2, 2, 0, cmd_expect },
 	{ "info", "REGION", "PFNs, pages, /proc/iomem owner, cache type; maps nothing", 1, 1, 0, cmd_info },
 	{ "bars", "[FILTER]", "PCI devices and their BARs, via libpci", 0, 1, 0, cmd_bars },
+	{ "batch", "[FILE]", "one command line a line of FILE (- or none: stdin), all checked before the first runs", 0, 1, CMD_BATCH | CMD_POLL | CMD_DIFFS | CMD_SUM | CMD_JSON, cmd_batch },
 	{ NULL, NULL, NULL, 0, 0, 0, NULL },
 };
 
@@ -98,13 +99,6 @@ static const char doc[] =
 	"Exit status: 0 success; 1 an input or output failed, or the input was short; 2 the helper or the kernel refused the mapping, or a write into the BARs of a device with a driver lacks --force; 3 /dev/pfnmap or the --device could not be opened or the helper not loaded; 4 a bus error or fault while touching the mapping; 5 a check that does not hold (expect found another value); 64 a bad command line.\n"
 	"\n"
 	"Documentation: the pfnmap(8) and pfnmap(4) man pages, and the README that comes with pfnmap.";
-
-struct parsed {
-	struct options o;
-	const struct command *cmd;
-	char **args;
-	int nargs;
-};
 
 /* One command's line of --help, its text wrapped under itself at 79 */
 static void help_command(FILE *f, const struct command *c)
@@ -341,6 +335,12 @@ static int parse_opt(int key, char *arg, struct argp_state *state)
 static const struct argp argp = {
 	options, parse_opt, "COMMAND ARGS...", doc, NULL, help_filter, NULL
 };
+
+int parse_command_line(int argc, char **argv, unsigned int flags,
+		       struct parsed *p)
+{
+	return argp_parse(&argp, argc, argv, flags, NULL, p);
+}
 
 static bool stdout_checked;
 
