@@ -156,9 +156,11 @@ complete -c pfnmap -n __pfnmap_needs_command -a clear -d 'clear BITS: one read, 
 complete -c pfnmap -n __pfnmap_needs_command -a expect -d 'read one value; exit 5 unless it matches'
 complete -c pfnmap -n __pfnmap_needs_command -a info -d 'PFNs, pages, owner, RAM, cache type'
 complete -c pfnmap -n __pfnmap_needs_command -a bars -d 'PCI devices and their BARs'
+complete -c pfnmap -n __pfnmap_needs_command -a batch -d 'one command line a line of FILE or stdin'
 
 complete -c pfnmap -n '__pfnmap_arg 1 dump hexdump info fill load read write set clear expect' -a '(__pfnmap_bars)'
 complete -c pfnmap -n '__pfnmap_arg 2 load' -F
+complete -c pfnmap -n '__pfnmap_arg 1 batch' -F
 complete -c pfnmap -n '__pfnmap_arg 1 bars' -a '(__pfnmap_devices)'
 
 complete -c pfnmap -s c -l cache -x -a 'auto\t"as /dev/mem; BARs by prefetch" uc\tuncached wc\twrite-combining wb\twrite-back' -d 'Cache type'
@@ -175,6 +177,7 @@ complete -c pfnmap -s O -x -a '(__pfnmap_pci_param)' -d 'libpci parameter NAME=V
 complete -c pfnmap -l sysfs -d 'Map BARs through sysfs resourceN files'
 complete -c pfnmap -s q -l quiet -d 'No warnings, only errors'
 complete -c pfnmap -s v -l verbose -d 'Say what is mapped: PFNs, pages, cache types'
+complete -c pfnmap -l keep-going -d 'batch: run on after a failing line'
 complete -c pfnmap -s '?' -l help -d 'Give the help list'
 complete -c pfnmap -l usage -d 'Give a short usage message'
 complete -c pfnmap -s V -l version -d 'Print the program version'
