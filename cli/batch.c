@@ -165,6 +165,13 @@ static int check_line(struct bline *l, const struct options *defaults)
 		free(err);
 		return EXIT_USAGE;
 	}
+	/* the check pass would read it once already, and stdin may be ours */
+	if (!r && !strcmp(l->p.cmd->name, "load") &&
+	    (l->p.nargs < 2 || !strcmp(l->p.args[1], "-"))) {
+		pf_error("load: in a batch, name the FILE to load; the lines of a batch do not read standard input");
+		free(err);
+		return EXIT_USAGE;
+	}
 	if (!r) {
 		/* --json from batch: for the lines whose commands take it */
 		if (!(l->p.cmd->flags & CMD_JSON) &&
