@@ -165,6 +165,13 @@ static int check_line(struct bline *l, const struct options *defaults)
 		free(err);
 		return EXIT_USAGE;
 	}
+	/* libpci starts once, for the first line that names a device */
+	if (!r && (l->p.o.pci_method != defaults->pci_method ||
+		   l->p.o.n_pci_params != defaults->n_pci_params)) {
+		pf_error("-A and -O are for the whole batch: give them to batch itself, not to one line");
+		free(err);
+		return EXIT_USAGE;
+	}
 	/* the check pass would read it once already, and stdin may be ours */
 	if (!r && !strcmp(l->p.cmd->name, "load") &&
 	    (l->p.nargs < 2 || !strcmp(l->p.args[1], "-"))) {
