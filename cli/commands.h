@@ -29,6 +29,21 @@ struct command {
 
 extern const struct command commands[];
 
+/* A command line parsed: its options, its command and that one's arguments */
+struct parsed {
+	struct options o;
+	const struct command *cmd;
+	char **args;
+	int nargs;
+};
+
+/*
+ * main.c's argp parser over argv, starting from the options in p; flags
+ * as argp_parse's (batch: ARGP_NO_EXIT). 0 or argp's error.
+ */
+int parse_command_line(int argc, char **argv, unsigned int flags,
+		       struct parsed *p);
+
 int cmd_dump(struct options *o, char **argv);
 int cmd_hexdump(struct options *o, char **argv);
 int cmd_fill(struct options *o, char **argv);
@@ -44,6 +59,7 @@ int cmd_cmp(struct options *o, char **argv);
 int cmd_sum(struct options *o, char **argv);
 int cmd_copy(struct options *o, char **argv);
 int cmd_poll(struct options *o, char **argv);
+int cmd_batch(struct options *o, char **argv);
 
 #define REGION_NEED_SIZE	1	/* a plain START is an error */
 #define REGION_WRITES		2	/* the command writes into it */

@@ -36,6 +36,7 @@ const struct command commands[] = {
 	{ "sum", "REGION...", "crc32 (zlib's, U-Boot's) or sha256 of each REGION: HEX  REGION lines as sha256sum; --expect=HEX: exit 5 unless all are HEX", 1, INT_MAX, CMD_SUM, cmd_sum },
 	{ "copy", "SRC DST", "copy region SRC to DST (a region of its size, or a start), overlaps as memmove", 2, 2, 0, cmd_copy },
 	{ "poll", "ADDR MASK VALUE", "read until (value & MASK) == VALUE (--not: !=), print the last value; exit 5 after --timeout", 3, 3, CMD_POLL, cmd_poll },
+	{ "batch", "[FILE]", "one command line a line of FILE (- or none: stdin), all checked before the first runs", 0, 1, CMD_BATCH | CMD_POLL | CMD_DIFFS | CMD_SUM | CMD_JSON, cmd_batch },
 	{ NULL, NULL, NULL, 0, 0, 0, NULL },
 };
 
@@ -104,13 +105,6 @@ static const char doc[] =
 	"Exit status: 0 success; 1 an input or output failed, or the input was short; 2 the helper or the kernel refused the mapping, or a write into the BARs or config space of a device with a driver lacks --force; 3 /dev/pfnmap or the --device could not be opened or the helper not loaded; 4 a bus error or fault while touching the mapping, or a failed config space access; 5 a check that does not hold (expect found another value, poll timed out, cmp found differences, sum another value than --expect); 64 a bad command line; 130 and 143 poll stopped by SIGINT and SIGTERM.\n"
 	"\n"
 	"Documentation: the pfnmap(8) and pfnmap(4) man pages, and the README that comes with pfnmap.";
-
-struct parsed {
-	struct options o;
-	const struct command *cmd;
-	char **args;
-	int nargs;
-};
 
 /* One command's line of --help, its text wrapped under itself at 79 */
 static void help_command(FILE *f, const struct command *c)
@@ -347,6 +341,12 @@ static int parse_opt(int key, char *arg, struct argp_state *state)
 static const struct argp argp = {
 	options, parse_opt, "COMMAND ARGS...", doc, NULL, help_filter, NULL
 };
+
+int parse_command_line(int argc, char **argv, unsigned int flags,
+		       struct parsed *p)
+{
+	return argp_parse(&argp, argc, argv, flags, NULL, p);
+}
 
 static bool stdout_checked;
 

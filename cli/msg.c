@@ -7,6 +7,7 @@
 
 bool msg_quiet;
 int msg_verbose;
+const char *msg_prefix = "";
 
 /*
  * Messages quote what the user typed, file names and devices' names: a
@@ -17,8 +18,11 @@ static void vmsg(const char *fmt, va_list ap)
 {
 	char line[1024], out[4 * sizeof(line)], *o = out;
 	const unsigned char *p;
+	int n = snprintf(line, sizeof(line), "%s", msg_prefix);
 
-	vsnprintf(line, sizeof(line), fmt, ap);
+	if (n < 0 || (size_t)n >= sizeof(line))
+		n = 0;
+	vsnprintf(line + n, sizeof(line) - n, fmt, ap);
 	for (p = (const unsigned char *)line; *p; p++) {
 		if (*p < 0x20 || *p == 0x7f)
 			o += sprintf(o, "\\x%02x", *p);

@@ -11,6 +11,8 @@
 /* -q and -v, set once by main() */
 extern bool msg_quiet;
 extern int msg_verbose;
+/* Put after "pfnmap: ": batch's "FILE:N: " while line N runs; else "" */
+extern const char *msg_prefix;
 
 /* Always printed: the reason a command fails */
 void pf_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -154,15 +154,56 @@ unsigned int page_shift(void)
 	return shift;
 }
 
-int target_open(struct target *t, const struct options *o,
-		const struct map_plan *plan, bool write)
-{
-	int flags = (write ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+bool target_keep;
 
-	memset(t, 0, sizeof(*t));
-	t->fd = -1;
-	t->writable = write;
-	t->cache = plan->cache;
+/* The targets batch keeps open; a few distinct ones at most in practice */
+#define KEPT_MAX	16
+static struct kept {
+	char path[PATH_MAX + 8];
+	int flags;
+	struct target t;
+} kept[KEPT_MAX];
+static unsigned int n_kept;
+
+static struct kept *kept_find(const char *path, int flags,
+			      enum cache_type cache, uint64_t base)
+{
+	unsigned int i;
+
+	for (i = 0; i < n_kept; i++)
+		if (kept[i].flags == flags && kept[i].t.cache == cache &&
+		    kept[i].t.file_base == base && !strcmp(kept[i].path, path))
+			return &kept[i];
+	return NULL;
+}
+
+/* A target just opened, kept for the next target_open of the same */
+static void kept_add(struct target *t, int flags)
+{
+	struct kept *k = &kept[n_kept];
+
+	if (n_kept == KEPT_MAX)
+		return;		/* more than that: opened and closed each time */
+	snprintf(k->path, sizeof(k->path), "%s", t->path);
+	k->flags = flags;
+	k->t = *t;
+	k->t.path = k->path;
+	n_kept++;
+}
+
+bool target_kept(const struct target *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < n_kept; i++)
+		if (kept[i].t.fd == t->fd)
+			return true;
+	return false;
+}
+
+static int open_target(struct target *t, const struct options *o,
+		       const struct map_plan *plan, int flags)
+{
 	if (o->device)
 		return open_file(t, o->device, 0, flags);
 	if (plan->file[0])
@@ -170,11 +211,42 @@ int target_open(struct target *t, const struct options *o,
 	return open_helper(t, o, flags);
 }
 
+int target_open(struct target *t, const struct options *o,
+		const struct map_plan *plan, bool write)
+{
+	int flags = (write ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+	const char *path = o->device ? o->device :
+			   plan->file[0] ? plan->file : PFNMAP_DEV;
+	uint64_t base = o->device ? 0 : plan->file_base;
+	struct kept *k = target_keep ?
+			 kept_find(path, flags, plan->cache, base) : NULL;
+	int r;
+
+	if (k) {
+		*t = k->t;
+		return 0;
+	}
+	memset(t, 0, sizeof(*t));
+	t->fd = -1;
+	t->writable = write;
+	t->cache = plan->cache;
+	r = open_target(t, o, plan, flags);
+	if (!r && target_keep)
+		kept_add(t, flags);
+	return r;
+}
+
 void target_close(struct target *t)
 {
-	if (t->fd >= 0)
+	if (t->fd >= 0 && !(target_keep && target_kept(t)))
 		close(t->fd);
 	t->fd = -1;
+}
+
+void target_release_all(void)
+{
+	while (n_kept)
+		close(kept[--n_kept].t.fd);
 }
 
 unsigned int target_phys_bits(const struct target *t)

@@ -77,6 +77,16 @@ int target_open(struct target *t, const struct options *o,
 		const struct map_plan *plan, bool write);
 void target_close(struct target *t);
 
+/*
+ * batch: targets stay open, one per path, flags and cache type, and
+ * target_open hands out the open one again; target_close leaves them open.
+ * target_release_all closes them.
+ */
+extern bool target_keep;
+void target_release_all(void);
+/* t is one of the targets kept open */
+bool target_kept(const struct target *t);
+
 /* Physical address bits the target can reach: the helper knows the CPU's */
 unsigned int target_phys_bits(const struct target *t);
 

@@ -85,6 +85,74 @@ static void unmap_window(struct mapping *m)
 	m->maplen = 0;
 }
 
+bool window_keep;
+
+/* The windows kept, one per target's descriptor */
+#define KEPT_WINDOWS	16
+static struct kept_window {
+	int fd;
+	unsigned char *base;
+	size_t maplen;
+	uint64_t map_phys;
+} kept_win[KEPT_WINDOWS];
+static unsigned int n_kept_win;
+
+static struct kept_window *kept_window(int fd)
+{
+	unsigned int i;
+
+	for (i = 0; i < n_kept_win; i++)
+		if (kept_win[i].fd == fd)
+			return &kept_win[i];
+	return NULL;
+}
+
+/* m's window, kept for the next mapping through its target */
+static void keep_window(struct mapping *m)
+{
+	struct kept_window *k = kept_window(m->t->fd);
+
+	if (!k && n_kept_win == KEPT_WINDOWS) {
+		unmap_window(m);
+		return;
+	}
+	if (!k)
+		k = &kept_win[n_kept_win++];
+	else if (k->base)
+		munmap(k->base, k->maplen);
+	k->fd = m->t->fd;
+	k->base = m->base;
+	k->maplen = m->maplen;
+	k->map_phys = m->map_phys;
+	m->base = NULL;
+	m->maplen = 0;
+}
+
+/* A kept window over [phys, last] (page-aligned) becomes m's */
+static bool reuse_window(struct mapping *m, uint64_t phys, uint64_t last)
+{
+	struct kept_window *k = window_keep ? kept_window(m->t->fd) : NULL;
+
+	if (!k || !k->base || phys < k->map_phys ||
+	    last - k->map_phys >= k->maplen)
+		return false;
+	m->base = k->base;
+	m->maplen = k->maplen;
+	m->map_phys = k->map_phys;
+	k->base = NULL;
+	return true;
+}
+
+void window_release_all(void)
+{
+	while (n_kept_win) {
+		n_kept_win--;
+		if (kept_win[n_kept_win].base)
+			munmap(kept_win[n_kept_win].base,
+			       kept_win[n_kept_win].maplen);
+	}
+}
+
 int mapping_end(struct mapping *m, int r)
 {
 	const char *what = m->fault_sig == SIGBUS ? "bus error" : "fault";
@@ -95,7 +163,10 @@ int mapping_end(struct mapping *m, int r)
 		pf_error("%s at physical 0x%llx", what, (unsigned long long)m->fault_phys);
 	else if (r == EXIT_FAULT && m->faulted)
 		pf_error("%s at physical 0x%llx-0x%llx (outside the mapping at %p)", what, (unsigned long long)m->map_phys, (unsigned long long)(m->map_phys + m->maplen - 1), fault_addr);
-	unmap_window(m);
+	if (window_keep && m->base && target_kept(m->t))
+		keep_window(m);
+	else
+		unmap_window(m);
 	return r;
 }
 
@@ -154,6 +225,8 @@ static int map_window(struct mapping *m, uint64_t phys, bool store)
 	if (wend > last)
 		wend = last;
 	unmap_window(m);
+	if (reuse_window(m, phys & ~mask, wend | mask))
+		return settle(m, store);
 	m->map_phys = phys & ~mask;
 	m->maplen = (size_t)((wend | mask) - m->map_phys + 1);
 	base = mmap(NULL, m->maplen, prot, MAP_SHARED | MAP_POPULATE, m->t->fd, (off_t)(m->map_phys - m->t->file_base));

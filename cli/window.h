@@ -88,6 +88,14 @@ int map_fill(struct mapping *m, uint64_t value);
 int map_read_value(struct mapping *m, uint64_t *value);
 int map_write_value(struct mapping *m, uint64_t value);
 
+/*
+ * batch: mapping_end keeps the last window of each target mapped, and the
+ * next mapping through the same target uses it when it covers the window
+ * asked for. window_release_all unmaps them, before target_release_all.
+ */
+extern bool window_keep;
+void window_release_all(void);
+
 /* start and size multiples of width, or a message and EXIT_USAGE */
 int check_width_aligned(const char *cmd, const struct extent *x,
 			unsigned int width, const char *why);

@@ -125,11 +125,11 @@ _pfnmap()
 	local cur prev words cword split
 	_init_completion -s -n : || return
 
-	local commands="dump hexdump fill load read write set clear expect info bars cmp sum copy poll"
+	local commands="dump hexdump fill load read write set clear expect info bars cmp sum copy poll batch"
 	local longopts="--cache= --force --dry-run --width= --output= --device=
 		--module= --no-load --machine --sysfs --quiet --verbose --help
 		--max-diffs= --algo= --expect= --json
-		--usage --version --timeout= --interval= --not"
+		--usage --version --timeout= --interval= --not --keep-going"
 	local shortopts="-c -f -n -w -o -D -m -A -M -O -q -v -? -V"
 
 	case $prev in
@@ -221,7 +221,7 @@ _pfnmap()
 		mapfile -t COMPREPLY < <(compgen -W "$(_pfnmap_bars)" -- "$cur")
 		__ltrim_colon_completions "$cur"
 		;;
-	load,1)
+	load,1 | batch,0)
 		_filedir
 		;;
 	bars,0)

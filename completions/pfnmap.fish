@@ -168,9 +168,11 @@ complete -c pfnmap -n __pfnmap_needs_command -a copy -d 'copy a region, overlaps
 complete -c pfnmap -n __pfnmap_needs_command -a info -d 'PFNs, pages, owner, RAM, cache type'
 complete -c pfnmap -n __pfnmap_needs_command -a bars -d 'PCI devices and their BARs'
 complete -c pfnmap -n __pfnmap_needs_command -a poll -d 'read until (value & MASK) == VALUE; exit 5 after --timeout'
+complete -c pfnmap -n __pfnmap_needs_command -a batch -d 'one command line a line of FILE or stdin'
 
 complete -c pfnmap -n '__pfnmap_arg 1 dump hexdump info fill load read write set clear expect cmp sum copy poll' -a '(__pfnmap_bars)'
 complete -c pfnmap -n '__pfnmap_arg 2 load' -F
+complete -c pfnmap -n '__pfnmap_arg 1 batch' -F
 complete -c pfnmap -n '__pfnmap_arg 1 bars' -a '(__pfnmap_devices)'
 
 complete -c pfnmap -s c -l cache -x -a 'auto\t"as /dev/mem; BARs by prefetch" uc\tuncached wc\twrite-combining wb\twrite-back' -d 'Cache type'
@@ -191,6 +193,7 @@ complete -c pfnmap -l sysfs -d 'Map BARs through sysfs resourceN files'
 complete -c pfnmap -s q -l quiet -d 'No warnings, only errors'
 complete -c pfnmap -s v -l verbose -d 'Say what is mapped: PFNs, pages, cache types'
 complete -c pfnmap -l json -d 'One JSON object a result line (read, expect, info, bars)'
+complete -c pfnmap -l keep-going -d 'batch: run on after a failing line'
 complete -c pfnmap -s '?' -l help -d 'Give the help list'
 complete -c pfnmap -l usage -d 'Give a short usage message'
 complete -c pfnmap -s V -l version -d 'Print the program version'

@@ -29,7 +29,7 @@ comp()
 		"$comp_file" "$1" | cut -f1 | comp_words
 }
 
-commands='bars clear dump expect fill hexdump info load poll read set write'
+commands='bars batch clear cmp copy dump expect fill hexdump info load poll read set sum write'
 expect 'pfnmap ' "$commands"
 expect 'pfnmap -v ' "$commands"
 expect 'pfnmap he' hexdump
@@ -80,6 +80,7 @@ expect 'pfnmap -A linux-s' linux-sysfs
 (
 	cd "$tmp/files" || exit 1
 	expect 'pfnmap load 0x1000 ' fw.bin notes.txt pfnmap.ko sub/
+	expect 'pfnmap batch ' fw.bin notes.txt pfnmap.ko sub/
 	expect 'pfnmap -o ' fw.bin notes.txt pfnmap.ko sub/
 	expect 'pfnmap --output=n' --output=notes.txt
 	expect 'pfnmap -D f' fw.bin
