@@ -47,7 +47,7 @@ static void put_native(void *p, uint64_t v, unsigned int width)
 	}
 }
 
-static uint64_t get_native(const void *p, unsigned int width)
+uint64_t get_native(const void *p, unsigned int width)
 {
 	uint8_t b;
 	uint16_t h;

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* One element of width bytes at p, in host byte order, as read prints it */
+uint64_t get_native(const void *p, unsigned int width);
 uint64_t io_read(const volatile void *p, unsigned int width);
 void io_write(volatile void *p, uint64_t val, unsigned int width);
 

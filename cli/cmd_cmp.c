@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "access.h"
 #include "commands.h"
 #include "msg.h"
 #include "out.h"
@@ -29,30 +30,6 @@ struct cmp {
 	uint64_t bits;		/* every bit that differed somewhere */
 	unsigned char bufa[PIECE], bufb[PIECE];
 };
-
-/* An element of width bytes at p, as read would print it */
-static uint64_t element(const unsigned char *p, unsigned int width)
-{
-	uint8_t v8;
-	uint16_t v16;
-	uint32_t v32;
-	uint64_t v64;
-
-	switch (width) {
-	case 1:
-		memcpy(&v8, p, 1);
-		return v8;
-	case 2:
-		memcpy(&v16, p, 2);
-		return v16;
-	case 4:
-		memcpy(&v32, p, 4);
-		return v32;
-	default:
-		memcpy(&v64, p, 8);
-		return v64;
-	}
-}
 
 static int size_mismatch(const struct cmp *c, const char *what, uint64_t size)
 {
@@ -138,8 +115,8 @@ static void compare_piece(struct cmp *c, uint64_t off, size_t n)
 	if (!memcmp(c->bufa, c->bufb, n))
 		return;
 	for (i = 0; i < n; i += w) {
-		va = element(c->bufa + i, w);
-		vb = element(c->bufb + i, w);
+		va = get_native(c->bufa + i, w);
+		vb = get_native(c->bufb + i, w);
 		if (va != vb)
 			report_diff(c, off + i, va, vb);
 	}
