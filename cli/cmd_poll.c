@@ -37,10 +37,6 @@ static int poll_once(struct poll_loop *p, uint64_t deadline, bool *done)
 	int r;
 
 	*done = true;
-	if (*p->stop) {
-		p->end = POLL_STOPPED;
-		return 0;
-	}
 	r = p->read(p->ctx, &p->value);
 	if (r) {
 		p->end = POLL_FAILED;
@@ -49,6 +45,11 @@ static int poll_once(struct poll_loop *p, uint64_t deadline, bool *done)
 	p->reads++;
 	if (poll_matches(p, p->value)) {
 		p->end = POLL_MATCHED;
+		return 0;
+	}
+	/* after the read, not before: a stop always has a last value */
+	if (*p->stop) {
+		p->end = POLL_STOPPED;
 		return 0;
 	}
 	if (expired) {
@@ -133,7 +134,7 @@ static void sleep_monotonic(void *ctx, uint64_t t)
 		;
 }
 
-/* SIGINT and SIGTERM set poll_stop while the loop runs; no SA_RESTART */
+/* SIGINT and SIGTERM set poll_stop while poll runs; no SA_RESTART */
 static void catch_stop(bool on, struct sigaction old[2])
 {
 	static const int sigs[2] = { SIGINT, SIGTERM };
@@ -157,18 +158,20 @@ static int poll_mapping(const struct options *o, const struct extent *x,
 	struct sigaction old[2];
 	struct target t;
 	struct mapping m;
-	int r = open_mapping(o, "poll", x, false, &t, &m);
+	int r;
 
+	/* before open_mapping's -v line, which scripts take as "it runs" */
+	catch_stop(true, old);
+	r = open_mapping(o, "poll", x, false, &t, &m);
 	if (!r) {
 		p->read = read_mapping;
 		p->now = monotonic_ns;
 		p->sleep_until = sleep_monotonic;
 		p->stop = &poll_stop;
 		p->ctx = &m;
-		catch_stop(true, old);
 		r = poll_run(p);
-		catch_stop(false, old);
 	}
+	catch_stop(false, old);
 	r = mapping_end(&m, r);
 	target_close(&t);
 	return r;
@@ -192,10 +195,7 @@ static int poll_report(const struct options *o, const struct extent *x,
 		pf_error("poll: %s: timed out after %s: 0x%0*llx & 0x%0*llx %s 0x%0*llx", x->text, limit, HEX(w, p->value), HEX(w, p->mask), op, HEX(w, p->want));
 		return EXIT_MISMATCH;
 	}
-	if (!p->reads)
-		pf_error("poll: %s: stopped by %s before the first read", x->text, poll_stop == SIGINT ? "SIGINT" : "SIGTERM");
-	else
-		pf_error("poll: %s: stopped by %s after %llu reads: 0x%0*llx & 0x%0*llx %s 0x%0*llx", x->text, poll_stop == SIGINT ? "SIGINT" : "SIGTERM", (unsigned long long)p->reads, HEX(w, p->value), HEX(w, p->mask), op, HEX(w, p->want));
+	pf_error("poll: %s: stopped by %s after %llu reads: 0x%0*llx & 0x%0*llx %s 0x%0*llx", x->text, poll_stop == SIGINT ? "SIGINT" : "SIGTERM", (unsigned long long)p->reads, HEX(w, p->value), HEX(w, p->mask), op, HEX(w, p->want));
 	/* as a shell reports a command a signal ended: 130, 143 */
 	return 128 + poll_stop;
 }

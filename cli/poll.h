@@ -28,7 +28,7 @@ struct poll_loop {
 	int (*read)(void *ctx, uint64_t *value);
 	uint64_t (*now)(void *ctx);
 	void (*sleep_until)(void *ctx, uint64_t t);
-	volatile sig_atomic_t *stop;	/* nonzero: stop before the next read */
+	volatile sig_atomic_t *stop;	/* nonzero: stop after the next read */
 	void *ctx;
 	/* what happened */
 	enum poll_end end;

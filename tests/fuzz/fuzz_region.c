@@ -16,19 +16,24 @@
  *     4 KiB, 16 KiB, 64 KiB and 2 MiB pages;
  *   - PCI: bar 0 to 5 (0 for config), has_size false exactly when size is
  *     0, the device is what devspec_parse makes of the text before the
- *     '/'; DEVICE/barN@0xOFF[+0xSIZE] parse back to the same region, with
+ *     '/', a capability name only in config space and as written;
+ *     DEVICE/barN@0xOFF[+0xSIZE] and DEVICE/config@CAP+0xOFF[+0xSIZE]
+ *     parse back to the same region, with
  *     DEVICE as written and as devspec_canon writes it;
  *   - r->text is the text given;
  *   - on failure the error contract of fuzz_common.h; with errlen 1 and 8
  *     the same result (and region), the message truncated.
  */
+#include <ctype.h>
+
 #include "fuzz_common.h"
 
 static bool same_region(const struct region *a, const struct region *b)
 {
 	return a->kind == b->kind && a->start == b->start &&
 	       a->size == b->size && a->has_size == b->has_size &&
-	       a->bar == b->bar &&
+	       a->bar == b->bar && a->cap_len == b->cap_len &&
+	       (!a->cap_len || !memcmp(a->cap, b->cap, a->cap_len)) &&
 	       (a->kind == REGION_PHYS || same_dev(&a->dev, &b->dev));
 }
 
@@ -69,7 +74,23 @@ static bool oracle(const char *text, struct region *o)
 		} else {
 			return false;
 		}
-		if (*p == '@') {
+		if (*p == '@' && o->kind == REGION_CONFIG &&
+		    (isalpha((unsigned char)p[1]) || p[1] == '_')) {
+			/* @CAP_NAME[+OFFSET]: the name resolves later */
+			o->cap = ++p;
+			while (isalnum((unsigned char)*p) || *p == '_')
+				p++;
+			o->cap_len = (size_t)(p - o->cap);
+			if (*p && *p != '+')
+				return false;
+			if (*p == '+') {
+				q = p + 1 + strcspn(p + 1, "+");
+				if (!oracle_number(p + 1, (size_t)(q - p - 1),
+						   &o->start))
+					return false;
+				p = q;
+			}
+		} else if (*p == '@') {
 			q = p + 1 + strcspn(p + 1, "+");
 			if (!oracle_number(p + 1, (size_t)(q - p - 1),
 					   &o->start))
@@ -176,16 +197,20 @@ static void check_phys(const char *text, const struct region *r)
 static void check_pci(const char *text, const struct region *r)
 {
 	const char *slash = strchr(text, '/');
-	char err[FUZZ_ERRLEN], dev[DEVSPEC_MAX + 16], buf[256];
+	char err[FUZZ_ERRLEN], dev[DEVSPEC_MAX + 16];
+	/* a capability name is as long as the input makes it */
+	size_t bufsz = sizeof(dev) + r->cap_len + 64;
+	char *buf = malloc(bufsz);
 	struct devspec d;
 	size_t len;
 	int i;
 
-	CHECK(slash);
+	CHECK(slash && buf);
 	len = (size_t)(slash - text);
 	CHECK(r->kind == REGION_BAR || r->kind == REGION_CONFIG);
 	CHECK(r->bar <= 5);
 	CHECK(r->kind == REGION_BAR || r->bar == 0);
+	CHECK(r->kind == REGION_CONFIG || !r->cap_len);
 	CHECK(r->has_size == (r->size != 0));
 	CHECK(len < DEVSPEC_MAX);
 	CHECK(!memcmp(r->dev.text, text, len) && !r->dev.text[len]);
@@ -199,19 +224,26 @@ static void check_pci(const char *text, const struct region *r)
 		else
 			devspec_canon(&r->dev, dev, sizeof(dev));
 		if (r->kind == REGION_BAR)
-			len = (size_t)snprintf(buf, sizeof(buf), "%s/bar%u",
+			len = (size_t)snprintf(buf, bufsz, "%s/bar%u",
 					       dev, r->bar);
 		else
-			len = (size_t)snprintf(buf, sizeof(buf), "%s/config",
+			len = (size_t)snprintf(buf, bufsz, "%s/config",
 					       dev);
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len,
-					"@0x%llx",
-					(unsigned long long)r->start);
+		if (r->cap_len)
+			len += (size_t)snprintf(buf + len, bufsz - len,
+						"@%.*s+0x%llx",
+						(int)r->cap_len, r->cap,
+						(unsigned long long)r->start);
+		else
+			len += (size_t)snprintf(buf + len, bufsz - len,
+						"@0x%llx",
+						(unsigned long long)r->start);
 		if (r->has_size)
-			snprintf(buf + len, sizeof(buf) - len, "+0x%llx",
+			snprintf(buf + len, bufsz - len, "+0x%llx",
 				 (unsigned long long)r->size);
 		reparses_to(buf, r);
 	}
+	free(buf);
 }
 
 

@@ -276,6 +276,13 @@ static void test_stop(void **state)
 	f.stop_at = 0;
 	assert_int_equal(poll_run(&p), 0);
 	assert_int_equal(p.end, POLL_MATCHED);
+	/* a signal before the loop: still one read, so a last value */
+	setup(&p, &f, v, 1);
+	p.timeout_ns = DURATION_FOREVER;
+	f.stop = 15;
+	assert_int_equal(poll_run(&p), 0);
+	assert_int_equal(p.end, POLL_STOPPED);
+	assert_true(p.reads == 1 && p.value == 1);
 }
 
 static void test_read_fails(void **state)
