@@ -15,6 +15,7 @@
 
 #include "access.h"
 #include "commands.h"
+#include "json.h"
 #include "msg.h"
 #include "out.h"
 #include "region.h"
@@ -28,6 +29,7 @@ struct cmp {
 	int fd;
 	uint64_t diffs;
 	uint64_t bits;		/* every bit that differed somewhere */
+	struct json_object *j, *list;	/* --json: the object, its "diffs" */
 	unsigned char bufa[PIECE], bufb[PIECE];
 };
 
@@ -100,10 +102,20 @@ static void report_diff(struct cmp *c, uint64_t off, uint64_t va,
 			uint64_t vb)
 {
 	unsigned int w = c->o->width;
+	struct json_object *d;
 
-	if (c->diffs++ < c->o->max_diffs)
-		printf("0x%llx 0x%0*llx 0x%0*llx 0x%0*llx\n", (unsigned long long)(c->a.start + off), HEX(w, va), HEX(w, vb), HEX(w, va ^ vb));
 	c->bits |= va ^ vb;
+	if (c->diffs++ >= c->o->max_diffs)
+		return;
+	if (!c->j) {
+		printf("0x%llx 0x%0*llx 0x%0*llx 0x%0*llx\n", (unsigned long long)(c->a.start + off), HEX(w, va), HEX(w, vb), HEX(w, va ^ vb));
+		return;
+	}
+	d = jout_append(c->list);
+	jout_where(d, "addr", &c->a, c->a.start + off);
+	jout_hex(d, "expected", va, 2 * w);
+	jout_hex(d, "actual", vb, 2 * w);
+	jout_hex(d, "xor", va ^ vb, 2 * w);
 }
 
 static void compare_piece(struct cmp *c, uint64_t off, size_t n)
@@ -154,11 +166,41 @@ static int compare(struct cmp *c, struct mapping *ma, struct mapping *mb)
 	return 0;
 }
 
+/* --json: the arguments, the counts, the bits, then "diffs" */
+static void json_begin(struct cmp *c)
+{
+	c->j = jout_new();
+	jout_str(c->j, "first", c->a.text);
+	jout_str(c->j, "second", c->file ? c->file : c->b.text);
+	jout_bool(c->j, "file", c->file);
+	jout_int(c->j, "width", 8 * c->o->width);
+	c->list = jout_array(c->j, "diffs");
+}
+
+static int json_summary(struct cmp *c)
+{
+	struct json_object *bits;
+	unsigned int i;
+	int r;
+
+	jout_int(c->j, "elements", (int64_t)(c->a.size / c->o->width));
+	jout_int(c->j, "differ", (int64_t)c->diffs);
+	bits = jout_array(c->j, "bits_differing");
+	for (i = 0; i < 64; i++)
+		if (c->bits >> i & 1)
+			jout_array_int(bits, i);
+	r = jout_print(c->j);
+	c->j = NULL;
+	return r ? r : c->diffs ? EXIT_MISMATCH : 0;
+}
+
 /* The count, and the bit positions that ever differed, low to high */
-static int summary(const struct cmp *c)
+static int summary(struct cmp *c)
 {
 	unsigned int i;
 
+	if (c->j)
+		return json_summary(c);
 	printf("%llu of %llu %u-bit elements differ", (unsigned long long)c->diffs, (unsigned long long)(c->a.size / c->o->width), 8 * c->o->width);
 	if (c->diffs) {
 		printf("; bits differing:");
@@ -174,7 +216,11 @@ static int run(struct cmp *c)
 {
 	struct target ta, tb;
 	struct mapping ma, mb;
-	int r = open_mapping(c->o, "cmp", &c->a, false, &ta, &ma);
+	int r;
+
+	if (c->o->json)
+		json_begin(c);
+	r = open_mapping(c->o, "cmp", &c->a, false, &ta, &ma);
 
 	if (!r && c->file) {
 		r = compare(c, &ma, NULL);
@@ -187,7 +233,10 @@ static int run(struct cmp *c)
 	}
 	r = mapping_end(&ma, r);
 	target_close(&ta);
-	return r ? r : summary(c);
+	if (!r)
+		return summary(c);
+	jout_free(c->j);
+	return r;
 }
 
 int cmd_cmp(struct options *o, char **argv)

@@ -62,8 +62,14 @@ static int prepare(struct copy *c, char **argv)
 		r = check_aligned(c, &c->src, "uncached loads");
 	if (!r)
 		r = check_aligned(c, &c->dst, "uncached stores");
-	/* memmove: backwards only when DST starts inside SRC, above it */
-	c->backwards = c->dst.start > c->src.start &&
+	/*
+	 * memmove: backwards only when DST starts inside SRC, above it, in
+	 * the same space (memory, or one device's configuration space)
+	 */
+	c->backwards = c->dst.is_config == c->src.is_config &&
+		       (!c->src.is_config ||
+			!strcmp(c->src.bar.slot, c->dst.bar.slot)) &&
+		       c->dst.start > c->src.start &&
 		       c->dst.start - c->src.start < c->src.size;
 	return r;
 }

@@ -129,7 +129,7 @@ static void json_bar(struct json_object *j, const struct extent *r)
 	const struct pci_bar *b = &r->bar;
 	char id[8];
 
-	if (!r->is_bar) {
+	if (!r->is_bar && !r->is_config) {
 		jout_null(j, "pci");
 		return;
 	}
@@ -141,6 +141,15 @@ static void json_bar(struct json_object *j, const struct extent *r)
 	jout_str(j, "device", id);
 	jout_str(j, "names", b->names);
 	jout_str(j, "driver", b->driver[0] ? b->driver : NULL);
+	if (r->is_config) {
+		/* the device's facts; config space is no BAR */
+		jout_null(j, "bar");
+		jout_null(j, "start");
+		jout_null(j, "size");
+		jout_null(j, "bits");
+		jout_null(j, "prefetchable");
+		return;
+	}
 	jout_int(j, "bar", b->index);
 	jout_hex(j, "start", b->start, 0);
 	jout_hex(j, "size", b->size, 0);
@@ -226,6 +235,21 @@ static void json_helper(struct json_object *j, bool needed)
 	jout_bool(j, "allow_ram", t.info.policy & PFNMAP_POLICY_ALLOW_RAM);
 }
 
+/* info --json of config space: print_config's facts */
+static int config_json(const struct extent *r)
+{
+	struct json_object *j = jout_new();
+
+	jout_str(j, "region", r->text);
+	jout_str(j, "space", "config");
+	json_bar(j, r);
+	jout_hex(j, "config_offset", r->start, 0);
+	jout_hex(j, "config_end", r->start + (r->size - 1), 0);
+	jout_hex(j, "size", r->size, 0);
+	jout_int(j, "config_size", (int64_t)r->config_size);
+	return jout_print(j);
+}
+
 /* info --json: the facts of the text lines, in one object */
 static int info_json(const struct options *o, const struct extent *r)
 {
@@ -245,6 +269,7 @@ static int info_json(const struct options *o, const struct extent *r)
 		 cache_names[r->plan.cache] : known && s == RAM_ALL ? "wb" :
 		 "auto");
 	json_helper(j, !o->device && !r->plan.file[0]);
+	jout_str(j, "space", "memory");
 	return jout_print(j);
 }
 
@@ -259,7 +284,7 @@ int cmd_info(struct options *o, char **argv)
 	if (ret)
 		return ret;
 	if (r.is_config)
-		return o->json ? info_json(o, &r) : print_config(&r);
+		return o->json ? config_json(&r) : print_config(&r);
 	if (o->json)
 		return info_json(o, &r);
 	if (r.is_bar)

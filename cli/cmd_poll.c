@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "commands.h"
+#include "json.h"
 #include "msg.h"
 #include "poll.h"
 #include "region.h"
@@ -177,6 +178,25 @@ static int poll_mapping(const struct options *o, const struct extent *x,
 	return r;
 }
 
+/* --json: read's fields, the condition, how it ended, reads and time */
+static int poll_json(const struct options *o, const struct extent *x,
+		     const struct poll_loop *p)
+{
+	static const char *const ends[] = {
+		[POLL_MATCHED] = "match", [POLL_TIMED_OUT] = "timeout",
+		[POLL_STOPPED] = "stopped", [POLL_FAILED] = "failed",
+	};
+	struct json_object *j = jout_value(x, o->width, p->value);
+
+	jout_hex(j, "mask", p->mask, 2 * o->width);
+	jout_hex(j, "expected", p->want, 2 * o->width);
+	jout_bool(j, "not", p->not);
+	jout_str(j, "result", ends[p->end]);
+	jout_int(j, "reads", (int64_t)p->reads);
+	jout_int(j, "elapsed_us", (int64_t)(p->elapsed_ns / 1000));
+	return jout_print(j);
+}
+
 /* The last value on stdout, -v's account, and the exit status */
 static int poll_report(const struct options *o, const struct extent *x,
 		       const struct poll_loop *p)
@@ -184,8 +204,11 @@ static int poll_report(const struct options *o, const struct extent *x,
 	unsigned int w = o->width;
 	const char *op = p->not ? "==" : "!=";
 	char limit[32];
+	int r = o->json ? poll_json(o, x, p) : 0;
 
-	if (p->reads)
+	if (r)
+		return r;
+	if (!o->json)
 		printf("0x%0*llx\n", HEX(w, p->value));
 	pf_info("poll: %s: %llu reads in %llu.%06llus", x->text, (unsigned long long)p->reads, (unsigned long long)(p->elapsed_ns / NS_PER_S), (unsigned long long)(p->elapsed_ns % NS_PER_S / 1000));
 	if (p->end == POLL_MATCHED)

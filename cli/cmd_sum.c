@@ -16,6 +16,7 @@
 #include <zlib.h>
 
 #include "commands.h"
+#include "json.h"
 #include "msg.h"
 
 #define MAX_HEX		64	/* sha256's 32 bytes */
@@ -109,18 +110,44 @@ static int sum_region(const struct options *o, const struct extent *x,
 	return r ? r : sum_end(u, hex);
 }
 
+/* --json: the region, the algorithm, the sum as the text prints it */
+static int sum_json(const struct options *o, const struct extent *x,
+		    const char *hex, bool match)
+{
+	struct json_object *j = jout_new();
+
+	jout_str(j, "region", x->text);
+	jout_where(j, "start", x, x->start);
+	jout_hex(j, "size", x->size, 0);
+	jout_str(j, "algo", algo_names[o->algo]);
+	jout_str(j, "sum", hex);
+	jout_str(j, "expected", o->expect_sum);
+	if (o->expect_sum)
+		jout_bool(j, "match", match);
+	else
+		jout_null(j, "match");
+	return jout_print(j);
+}
+
 static int sum_all(const struct options *o, const struct extent *x, int n,
 		   struct sum *u)
 {
 	char hex[MAX_HEX + 1];
 	int i, r, mismatch = 0;
+	bool match;
 
 	for (i = 0; i < n; i++) {
 		r = sum_region(o, &x[i], u, hex);
 		if (r)
 			return r;
-		printf("%s  %s\n", hex, x[i].text);
-		if (o->expect_sum && strcasecmp(hex, o->expect_sum)) {
+		match = !o->expect_sum || !strcasecmp(hex, o->expect_sum);
+		if (o->json)
+			r = sum_json(o, &x[i], hex, match);
+		else
+			printf("%s  %s\n", hex, x[i].text);
+		if (r)
+			return r;
+		if (!match) {
 			pf_error("sum: '%s': %s %s, expected %s", x[i].text, algo_names[o->algo], hex, o->expect_sum);
 			mismatch = EXIT_MISMATCH;
 		}

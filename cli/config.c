@@ -57,26 +57,37 @@ static int put(struct mapping *m, uint64_t off, uint64_t v)
 	return 0;
 }
 
+int config_read_at(struct mapping *m, uint64_t off, void *dst, size_t len)
+{
+	unsigned char *p = dst;
+	uint64_t v;
+	size_t i, j;
+	int r;
+
+	for (i = 0; i + m->width <= len; i += m->width) {
+		r = get(m, m->x->start + off + i, &v);
+		if (r)
+			return r;
+		for (j = 0; j < m->width; j++)
+			p[i + j] = (unsigned char)(v >> (8 * j));
+	}
+	return 0;
+}
+
 /* A piece at a time through the bounce buffer, as window.c reads MMIO */
 int config_read(struct mapping *m, struct sink *s)
 {
-	uint64_t off = m->x->start, end = m->x->start + m->x->size, v;
-	size_t n, i, j;
+	uint64_t off;
+	size_t n;
 	int r;
 
-	while (off < end) {
-		n = end - off < PIECE ? (size_t)(end - off) : PIECE;
-		for (i = 0; i < n; i += m->width) {
-			r = get(m, off + i, &v);
-			if (r)
-				return r;
-			for (j = 0; j < m->width; j++)
-				m->bounce[i + j] = (unsigned char)(v >> (8 * j));
-		}
-		r = s->put(s, m->bounce, n);
+	for (off = 0; off < m->x->size; off += n) {
+		n = m->x->size - off < PIECE ? (size_t)(m->x->size - off) : PIECE;
+		r = config_read_at(m, off, m->bounce, n);
+		if (!r)
+			r = s->put(s, m->bounce, n);
 		if (r)
 			return r;
-		off += n;
 	}
 	return 0;
 }

@@ -20,6 +20,8 @@
 #define CONFIG_EXT_SIZE		4096
 
 int config_read(struct mapping *m, struct sink *s);
+/* len bytes from offset off of the extent, whole values of the width */
+int config_read_at(struct mapping *m, uint64_t off, void *dst, size_t len);
 int config_write(struct mapping *m, uint64_t off, const void *src,
 		 size_t len, size_t *done);
 int config_fill(struct mapping *m, uint64_t value);

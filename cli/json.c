@@ -160,6 +160,22 @@ struct json_object *jout_append(struct json_object *array)
 	return c;
 }
 
+void jout_array_int(struct json_object *array, int64_t v)
+{
+	struct json_object *n = json_object_new_int64(v);
+
+	if (!array || !n || json_object_array_add(array, n)) {
+		json_object_put(n);
+		jout_failed = true;
+	}
+}
+
+void jout_free(struct json_object *j)
+{
+	json_object_put(j);
+	jout_failed = false;
+}
+
 int jout_fprint(FILE *f, struct json_object *j)
 {
 	const char *text = NULL;
@@ -188,8 +204,21 @@ struct json_object *jout_value(const struct extent *x, unsigned int width,
 	struct json_object *j = jout_new();
 
 	jout_str(j, "addr", x->text);
-	jout_hex(j, "phys", x->start, 0);
+	jout_where(j, "phys", x, x->start);
 	jout_int(j, "width", 8 * width);
 	jout_hex(j, "value", value, 2 * width);
 	return j;
+}
+
+void jout_where(struct json_object *j, const char *key,
+		const struct extent *x, uint64_t addr)
+{
+	/* an offset in config space is no physical address */
+	if (x->is_config) {
+		jout_null(j, key);
+		jout_hex(j, "config_offset", addr, 0);
+	} else {
+		jout_hex(j, key, addr, 0);
+		jout_null(j, "config_offset");
+	}
 }

@@ -57,6 +57,11 @@ struct json_object *jout_array(struct json_object *j, const char *key);
 /* A new {} at the end of array, returned to be filled */
 struct json_object *jout_append(struct json_object *array);
 
+/* A number at the end of array */
+void jout_array_int(struct json_object *array, int64_t v);
+/* Frees j unprinted (a command that failed after it began j) */
+void jout_free(struct json_object *j);
+
 /*
  * Prints j on one line and '\n' to f (jout_print: standard output), then
  * frees it. 0, or EXIT_FAIL after a message when memory ran out while j
@@ -68,10 +73,18 @@ int jout_print(struct json_object *j);
 
 /*
  * A new object with the fields of one value at an ADDR (read, expect,
- * poll): "addr" as given, "phys" its physical address, "width" in bits,
- * "value"; width is in bytes, as struct options has it
+ * poll): "addr" as given, "phys" its physical address and "config_offset"
+ * (jout_where), "width" in bits, "value"; width is in bytes, as struct
+ * options has it
  */
 struct json_object *jout_value(const struct extent *x, unsigned int width,
 			       uint64_t value);
+
+/*
+ * "KEY": addr, an address in x, as hex, then "config_offset": null; in
+ * config space "KEY": null, then "config_offset": addr
+ */
+void jout_where(struct json_object *j, const char *key,
+		const struct extent *x, uint64_t addr);
 
 #endif

@@ -32,10 +32,10 @@ const struct command commands[] = {
 	{ "expect", "ADDR VALUE[:MASK]", "read one value, print it; exit 5 unless it matches VALUE in MASK", 2, 2, CMD_JSON, cmd_expect },
 	{ "info", "REGION", "PFNs, pages, /proc/iomem owner, cache type; maps nothing", 1, 1, CMD_JSON, cmd_info },
 	{ "bars", "[FILTER]", "PCI devices and their BARs, via libpci", 0, 1, CMD_JSON, cmd_bars },
-	{ "cmp", "REGION REGION|FILE", "compare element by element: ADDR EXPECTED ACTUAL XOR of each difference (--max-diffs), then their count and the bits that differed; exit 5 when any", 2, 2, CMD_DIFFS, cmd_cmp },
-	{ "sum", "REGION...", "crc32 (zlib's, U-Boot's) or sha256 of each REGION: HEX  REGION lines as sha256sum; --expect=HEX: exit 5 unless all are HEX", 1, INT_MAX, CMD_SUM, cmd_sum },
+	{ "cmp", "REGION REGION|FILE", "compare element by element: ADDR EXPECTED ACTUAL XOR of each difference (--max-diffs), then their count and the bits that differed; exit 5 when any", 2, 2, CMD_DIFFS | CMD_JSON, cmd_cmp },
+	{ "sum", "REGION...", "crc32 (zlib's, U-Boot's) or sha256 of each REGION: HEX  REGION lines as sha256sum; --expect=HEX: exit 5 unless all are HEX", 1, INT_MAX, CMD_SUM | CMD_JSON, cmd_sum },
 	{ "copy", "SRC DST", "copy region SRC to DST (a region of its size, or a start), overlaps as memmove", 2, 2, 0, cmd_copy },
-	{ "poll", "ADDR MASK VALUE", "read until (value & MASK) == VALUE (--not: !=), print the last value; exit 5 after --timeout", 3, 3, CMD_POLL, cmd_poll },
+	{ "poll", "ADDR MASK VALUE", "read until (value & MASK) == VALUE (--not: !=), print the last value; exit 5 after --timeout", 3, 3, CMD_POLL | CMD_JSON, cmd_poll },
 	{ "batch", "[FILE]", "one command line a line of FILE (- or none: stdin), all checked before the first runs", 0, 1, CMD_BATCH | CMD_POLL | CMD_DIFFS | CMD_SUM | CMD_JSON, cmd_batch },
 	{ NULL, NULL, NULL, 0, 0, 0, NULL },
 };

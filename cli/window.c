@@ -389,6 +389,8 @@ int map_read_at(struct mapping *m, uint64_t off, void *dst, size_t len)
 	size_t done, avail;
 	int r;
 
+	if (m->x->is_config)
+		return config_read_at(m, off, dst, len);
 	for (done = 0; done < len; done += t.n) {
 		r = window_at(m, m->x->start + off + done, false, &t.p, &avail);
 		if (r)

@@ -192,7 +192,7 @@ complete -c pfnmap -s O -x -a '(__pfnmap_pci_param)' -d 'libpci parameter NAME=V
 complete -c pfnmap -l sysfs -d 'Map BARs through sysfs resourceN files'
 complete -c pfnmap -s q -l quiet -d 'No warnings, only errors'
 complete -c pfnmap -s v -l verbose -d 'Say what is mapped: PFNs, pages, cache types'
-complete -c pfnmap -l json -d 'One JSON object a result line (read, expect, info, bars)'
+complete -c pfnmap -l json -d 'One JSON object a result line (read, expect, poll, cmp, sum, info, bars)'
 complete -c pfnmap -l keep-going -d 'batch: run on after a failing line'
 complete -c pfnmap -s '?' -l help -d 'Give the help list'
 complete -c pfnmap -l usage -d 'Give a short usage message'

@@ -39,12 +39,15 @@ PCI_KEYS = ["slot", "vendor", "device", "names", "driver", "bar", "start",
             "size", "bits", "prefetchable"]
 INFO_KEYS = ["region", "start", "end", "size", "first_pfn", "last_pfn",
              "pages", "page_size", "page_offset", "pci", "iomem",
-             "iomem_error", "ram", "cache", "helper"]
+             "iomem_error", "ram", "cache", "helper", "space"]
+CONFIG_KEYS = ["region", "space", "pci", "config_offset", "config_end",
+               "size", "config_size"]
 
 
 def info_text(path):
     """The text of info as a dict of the JSON fields it implies"""
-    want = {"pci": None, "iomem": [], "iomem_error": None, "helper": None}
+    want = {"pci": None, "iomem": [], "iomem_error": None, "helper": None,
+            "space": "memory"}
     pci = {}
     with open(path, encoding="utf-8", errors="surrogateescape") as f:
         lines = f.read().split("\n")[:-1]
@@ -62,6 +65,15 @@ def info_text(path):
             pci.update(bar=int(m[1]), start=m[2], size=m[4],
                        bits=int(m[5]), prefetchable=m[6] == "prefetchable")
             assert int(m[3], 16) == int(m[2], 16) + int(m[4], 16) - 1
+        elif key == "config":
+            m = re.fullmatch(r"(0x[0-9a-f]+)-(0x[0-9a-f]+), size "
+                             r"(0x[0-9a-f]+), in (\d+) bytes of configuration "
+                             r"space, through libpci", val)
+            want = {"space": "config", "config_offset": m[1],
+                    "config_end": m[2], "size": m[3],
+                    "config_size": int(m[4])}
+            pci.update(bar=None, start=None, size=None, bits=None,
+                       prefetchable=None)
         elif key == "region":
             start, end = val.split("-")
             want.update(start=start, end=end)
@@ -109,13 +121,14 @@ def check_info(text, jpath):
     objs = objects(jpath)
     assert len(objs) == 1, "%d objects, not one" % len(objs)
     j = objs[0]
-    assert list(j) == INFO_KEYS, list(j)
     want = info_text(text)
+    keys = INFO_KEYS if want["space"] == "memory" else CONFIG_KEYS
+    assert list(j) == keys, list(j)
     for k, v in want.items():
         assert j[k] == v, "%s: json %r, text %r" % (k, j[k], v)
     assert j["region"], j
     print("info --json = text: %d fields, %d iomem entries%s" %
-          (len(want) + 1, len(j["iomem"] or []),
+          (len(want) + 1, len(j.get("iomem") or []),
            ", pci " + j["pci"]["slot"] if j["pci"] else ""))
 
 

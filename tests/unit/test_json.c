@@ -69,11 +69,14 @@ static void test_kinds(void **state)
 	jout_str(jout_append(a), "k", "v");
 	jout_append(a);
 	jout_array(j, "empty");
+	a = jout_array(j, "bits");
+	jout_array_int(a, 0);
+	jout_array_int(a, 63);
 	expect_line(j, "{\"v8\":\"0x08\",\"v16\":\"0x0008\",\"addr\":\"0x40003008\","
 		    "\"zero\":\"0x0\",\"max\":\"0xffffffffffffffff\","
 		    "\"pages\":4503599627370496,\"neg\":-1,\"t\":true,"
 		    "\"f\":false,\"n\":null,\"none\":null,\"o\":{\"x\":1},"
-		    "\"a\":[{\"k\":\"v\"},{}],\"empty\":[]}\n");
+		    "\"a\":[{\"k\":\"v\"},{}],\"empty\":[],\"bits\":[0,63]}\n");
 }
 
 static void test_escapes(void **state)
@@ -103,11 +106,20 @@ static void test_utf8(void **state)
 static void test_value(void **state)
 {
 	struct extent x = { .text = "00:04.0/bar0@0x8", .start = 0xfe000008 };
+	struct extent c = { .text = "00:04.0/config@CAP_PM+2", .start = 0x42,
+			    .is_config = true };
+	struct json_object *j = jout_new();
 
 	(void)state;
 	expect_line(jout_value(&x, 2, 0x1234),
 		    "{\"addr\":\"00:04.0/bar0@0x8\",\"phys\":\"0xfe000008\","
-		    "\"width\":16,\"value\":\"0x1234\"}\n");
+		    "\"config_offset\":null,\"width\":16,\"value\":\"0x1234\"}\n");
+	/* an offset in configuration space is not a physical address */
+	expect_line(jout_value(&c, 1, 0x3),
+		    "{\"addr\":\"00:04.0/config@CAP_PM+2\",\"phys\":null,"
+		    "\"config_offset\":\"0x42\",\"width\":8,\"value\":\"0x03\"}\n");
+	jout_where(j, "start", &x, 0x1000);
+	expect_line(j, "{\"start\":\"0x1000\",\"config_offset\":null}\n");
 }
 
 /* A NULL object, as after a failed allocation: nothing printed, EXIT_FAIL */
@@ -124,9 +136,17 @@ static void test_failure(void **state)
 	jout_hex(j, "v", 1, 0);
 	jout_append(NULL);
 	assert_int_equal(jout_fprint(f, j), EXIT_FAIL);
+	/* a failure is forgotten with the object it spoilt, printed or not */
+	j = jout_new();
+	jout_array_int(NULL, 1);
+	jout_free(j);
+	j = jout_new();
+	jout_hex(j, "v", 1, 0);
+	assert_int_equal(jout_fprint(f, j), 0);
 	assert_int_equal(jout_fprint(f, NULL), EXIT_FAIL);
 	assert_int_equal(fclose(f), 0);
-	assert_int_equal(len, 0);
+	/* only the object made after jout_free() */
+	assert_string_equal(buf, "{\"v\":\"0x1\"}\n");
 	free(buf);
 	/* the next object is not marked by the failures before it */
 	one_str("ok", "{\"s\":\"ok\"}\n");

@@ -18,8 +18,9 @@
 # them: every check passed, exactly the expected number ran.
 #
 # SOAK_SECONDS (default 60) and SOAK_PROCS (8) size the soak; VM_TIMEOUT
-# (default 240 s) is the hard stop; KEEP=1 keeps the work dir. The run
-# takes about 90 s on an idle 2-core machine, most of it the soak.
+# (default 240 s) is the hard stop; KEEP=1 keeps the work dir; VM_APPEND
+# adds to the kernel command line (slub_debug=FZPU to hunt a corruption).
+# The run takes about 90 s on an idle 2-core machine, most of it the soak.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -67,7 +68,7 @@ truncate -s 2G "$shm"
 
 # shellcheck disable=SC2016 # the $ of memmap= is literal
 vm_qemu_start "$kver" "$work" "$limit" \
-	'console=ttyS0 quiet panic=-1 tsc=unstable memmap=8M$0x3e000000' \
+	'console=ttyS0 quiet panic=-1 tsc=unstable memmap=8M$0x3e000000'"${VM_APPEND:+ $VM_APPEND}" \
 	-m 1G,slots=2,maxmem=4G -smp 2 \
 	-object "memory-backend-file,id=hm,mem-path=$shm,size=2G,share=on" \
 	-device ivshmem-plain,memdev=hm
