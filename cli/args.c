@@ -66,6 +66,31 @@ int addr_arg(const struct options *o, const char *cmd, const char *text,
 	return check_width_aligned(cmd, x, o->width, "accesses");
 }
 
+int second_region_arg(const struct options *o, const char *cmd,
+		      const char *text, unsigned int flags,
+		      const struct extent *first, struct extent *x)
+{
+	uint64_t size = first->size;
+	int r = region_arg(o, cmd, text, flags, x);
+
+	if (r)
+		return r;
+	if (x->has_size && x->size != size) {
+		pf_error("%s: '%s' is %llu bytes but '%s' is %llu bytes; the sizes must match (or give a start, without a size)", cmd, first->text, (unsigned long long)size, text, (unsigned long long)x->size);
+		return EXIT_USAGE;
+	}
+	if (!x->has_size && (x->is_bar || x->is_config) && x->size < size) {
+		pf_error("%s: '%s' is %llu bytes but only %llu are left from '%s' to the end of the %s", cmd, first->text, (unsigned long long)size, (unsigned long long)x->size, text, x->is_bar ? "BAR" : "configuration space");
+		return EXIT_USAGE;
+	}
+	if (!x->has_size && x->start > UINT64_MAX - (size - 1)) {
+		pf_error("%s: '%s' + %llu bytes wraps around", cmd, text, (unsigned long long)size);
+		return EXIT_USAGE;
+	}
+	x->size = size;
+	return 0;
+}
+
 int value_arg(const char *cmd, const char *text, unsigned int width,
 	      uint64_t *v)
 {
@@ -96,6 +121,9 @@ int announce(const struct options *o, const char *cmd,
 
 	if (!o->verbose && !o->dry_run)
 		return 0;
+	/* what a batch line would do is worth a line only when run with -n */
+	if (o->checking)
+		return 1;
 	if (x->is_config) {
 		pf_error("%s%s %s configuration space 0x%llx-0x%llx: %llu bytes of %llu, through libpci, width %u", o->dry_run ? "dry run: " : "", cmd, x->bar.slot, (unsigned long long)x->start, (unsigned long long)(x->start + (x->size - 1)), (unsigned long long)x->size, (unsigned long long)x->config_size, 8 * o->width);
 		return o->dry_run;

@@ -35,13 +35,19 @@ struct batch {
 	const char *name;		/* for messages: FILE or "stdin" */
 	struct bline *lines;
 	size_t n, cap;
-	char prefix[PATH_MAX + 32];
 };
 
+/* Messages start FILE:N: (formatted only when one is printed) */
 static void set_prefix(struct batch *b, const struct bline *l)
 {
-	snprintf(b->prefix, sizeof(b->prefix), "%s:%u: ", b->name, l->no);
-	msg_prefix = b->prefix;
+	msg_prefix = b->name;
+	msg_line = l->no;
+}
+
+static void no_prefix(void)
+{
+	msg_prefix = "";
+	msg_line = 0;
 }
 
 /*
@@ -78,35 +84,58 @@ static void first_line(char *buf, const char *fallback)
 	pf_error("%s", s);
 }
 
-/*
- * fn(arg) with stderr (and stdout) swapped for memory streams; what it
- * said on stderr comes back in *err. glibc's stdio streams are variables.
- */
-static int captured(int (*fn)(void *), void *arg, char **err)
+/* Memory streams for stderr and stdout while the lines are checked */
+struct capture {
+	FILE *err, *out;
+	char *ebuf, *obuf;
+	size_t elen, olen;
+};
+
+static int capture_open(struct capture *c)
 {
-	FILE *saved_err = stderr, *saved_out = stdout, *e, *o;
+	c->err = open_memstream(&c->ebuf, &c->elen);
+	c->out = open_memstream(&c->obuf, &c->olen);
+	if (c->err && c->out)
+		return 0;
+	pf_error("cannot check the batch: %s", strerror(errno));
+	return EXIT_FAIL;
+}
+
+static void capture_close(struct capture *c)
+{
+	if (c->err)
+		fclose(c->err);
+	if (c->out)
+		fclose(c->out);
+	free(c->ebuf);
+	free(c->obuf);
+}
+
+/*
+ * fn(arg) with stderr and stdout swapped for c's streams, emptied first
+ * (one pair for the whole check: opening two a line cost more than the
+ * checks). What it said on stderr is c->ebuf, NUL-terminated, until the
+ * next call. glibc's stdio streams are variables.
+ */
+static int captured(struct capture *c, int (*fn)(void *), void *arg)
+{
+	FILE *saved_err = stderr, *saved_out = stdout;
 	const char *prefix = msg_prefix;	/* first_line puts it back */
-	char *obuf = NULL;
-	size_t elen = 0, olen = 0;
+	unsigned int line = msg_line;
 	int r;
 
-	*err = NULL;
-	e = open_memstream(err, &elen);
-	o = open_memstream(&obuf, &olen);
-	if (!e || !o) {
-		pf_error("cannot check the batch: %s", strerror(errno));
-		return EXIT_FAIL;
-	}
-	stderr = e;
-	stdout = o;
-	msg_prefix = "";
+	rewind(c->err);
+	rewind(c->out);
+	stderr = c->err;
+	stdout = c->out;
+	no_prefix();
 	r = fn(arg);
 	msg_prefix = prefix;
+	msg_line = line;
 	stderr = saved_err;
 	stdout = saved_out;
-	fclose(e);
-	fclose(o);
-	free(obuf);
+	fputc(0, c->err);
+	fflush(c->err);
 	return r;
 }
 
@@ -128,6 +157,7 @@ static int check_args(void *arg)
 	struct options o = l->p.o;
 
 	o.dry_run = true;
+	o.checking = true;
 	o.verbose = 0;
 	return l->p.cmd->run(&o, l->p.args);
 }
@@ -149,34 +179,31 @@ static int parse_delay(struct bline *l)
 }
 
 /* A line, from the batch's own options: what a run would do, checked */
-static int check_line(struct bline *l, const struct options *defaults)
+static int check_line(struct bline *l, const struct options *defaults,
+		      struct capture *c)
 {
-	char *err = NULL;
 	int r;
 
 	if (!strcmp(l->argv[1], "delay"))
 		return parse_delay(l);
 	l->p.o = *defaults;
-	r = captured(parse_words, l, &err);
-	if (!r && err && *err)
+	r = captured(c, parse_words, l);
+	if (!r && *c->ebuf)
 		r = EXIT_USAGE;		/* argp_failure does not stop it */
 	if (!r && !strcmp(l->p.cmd->name, "batch")) {
 		pf_error("batch: a batch cannot run another batch");
-		free(err);
 		return EXIT_USAGE;
 	}
 	/* libpci starts once, for the first line that names a device */
 	if (!r && (l->p.o.pci_method != defaults->pci_method ||
 		   l->p.o.n_pci_params != defaults->n_pci_params)) {
 		pf_error("-A and -O are for the whole batch: give them to batch itself, not to one line");
-		free(err);
 		return EXIT_USAGE;
 	}
 	/* the check pass would read it once already, and stdin may be ours */
 	if (!r && !strcmp(l->p.cmd->name, "load") &&
 	    (l->p.nargs < 2 || !strcmp(l->p.args[1], "-"))) {
 		pf_error("load: in a batch, name the FILE to load; the lines of a batch do not read standard input");
-		free(err);
 		return EXIT_USAGE;
 	}
 	if (!r) {
@@ -184,12 +211,10 @@ static int check_line(struct bline *l, const struct options *defaults)
 		if (!(l->p.cmd->flags & CMD_JSON) &&
 		    !(l->p.o.given & OPT_GIVEN_JSON))
 			l->p.o.json = false;
-		free(err);
-		r = captured(check_args, l, &err);
+		r = captured(c, check_args, l);
 	}
 	if (r)
-		first_line(err, "the line's checks failed");
-	free(err);
+		first_line(c->ebuf, "the line's checks failed");
 	return r;
 }
 
@@ -231,7 +256,7 @@ static int read_lines(struct batch *b, FILE *f)
 		no++;
 		set_prefix(b, &(struct bline){ .no = no });
 		r = add_line(b, text, no);
-		msg_prefix = "";
+		no_prefix();
 		if (r)
 			return r;
 		text = NULL;
@@ -248,20 +273,20 @@ static int read_lines(struct batch *b, FILE *f)
 static int check_lines(struct batch *b, const struct options *o)
 {
 	struct options defaults = *o;
+	struct capture c = { 0 };
 	size_t i;
-	int r;
+	int r = capture_open(&c);
 
 	/* what batch itself was given is the start of every line */
 	defaults.given = 0;
 	defaults.keep_going = false;
-	for (i = 0; i < b->n; i++) {
+	for (i = 0; !r && i < b->n; i++) {
 		set_prefix(b, &b->lines[i]);
-		r = check_line(&b->lines[i], &defaults);
-		msg_prefix = "";
-		if (r)
-			return r;
+		r = check_line(&b->lines[i], &defaults, &c);
+		no_prefix();
 	}
-	return 0;
+	capture_close(&c);
+	return r;
 }
 
 static void delay(uint64_t ns)
@@ -300,7 +325,7 @@ static int run_lines(struct batch *b, const struct options *o)
 	for (i = 0; i < b->n; i++) {
 		set_prefix(b, &b->lines[i]);
 		r = run_line(&b->lines[i], o);
-		msg_prefix = "";
+		no_prefix();
 		if (r && !first)
 			first = r;
 		if (r && !o->keep_going)

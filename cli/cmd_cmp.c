@@ -33,33 +33,12 @@ struct cmp {
 	unsigned char bufa[PIECE], bufb[PIECE];
 };
 
-static int size_mismatch(const struct cmp *c, const char *what, uint64_t size)
-{
-	pf_error("cmp: '%s' is %llu bytes but %s is %llu bytes; the sizes must match", c->a.text, (unsigned long long)c->a.size, what, (unsigned long long)size);
-	return EXIT_USAGE;
-}
-
 /* A second region: a plain START (or a BAR without +SIZE) is as long as a */
 static int second_region(struct cmp *c, const char *text)
 {
-	int r = region_arg(c->o, "cmp", text, 0, &c->b);
-	char what[REGION_ERR_MAX];
+	int r = second_region_arg(c->o, "cmp", text, 0, &c->a, &c->b);
 
-	if (r)
-		return r;
-	snprintf(what, sizeof(what), "'%s'", text);
-	if (c->b.has_size && c->b.size != c->a.size)
-		return size_mismatch(c, what, c->b.size);
-	if (!c->b.has_size && c->b.is_bar && c->b.size < c->a.size) {
-		pf_error("cmp: '%s' is %llu bytes but only %llu are left from '%s' to the end of the BAR", c->a.text, (unsigned long long)c->a.size, (unsigned long long)c->b.size, text);
-		return EXIT_USAGE;
-	}
-	if (!c->b.has_size && c->b.start > UINT64_MAX - (c->a.size - 1)) {
-		pf_error("cmp: '%s' + %llu bytes wraps around", text, (unsigned long long)c->a.size);
-		return EXIT_USAGE;
-	}
-	c->b.size = c->a.size;
-	return check_width_aligned("cmp", &c->b, c->o->width, "elements");
+	return r ? r : check_width_aligned("cmp", &c->b, c->o->width, "elements");
 }
 
 /* A FILE: regular, so that its size is known before anything is read */
@@ -77,8 +56,10 @@ static int second_file(struct cmp *c, const char *path, const char *why)
 		pf_error("cmp: %s is not a regular file; its size must be known before anything is read", path);
 		return EXIT_USAGE;
 	}
-	if ((uint64_t)st.st_size != c->a.size)
-		return size_mismatch(c, path, (uint64_t)st.st_size);
+	if ((uint64_t)st.st_size != c->a.size) {
+		pf_error("cmp: '%s' is %llu bytes but %s is %llu bytes; the sizes must match", c->a.text, (unsigned long long)c->a.size, path, (unsigned long long)st.st_size);
+		return EXIT_USAGE;
+	}
 	return 0;
 }
 

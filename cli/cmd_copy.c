@@ -21,29 +21,6 @@ struct copy {
 	unsigned char buf[PIECE];
 };
 
-/* DST: a region of SRC's size, or a start (BAR offset) it is as long from */
-static int prepare_dst(struct copy *c, const char *text)
-{
-	int r = region_arg(c->o, "copy", text, REGION_WRITES, &c->dst);
-
-	if (r)
-		return r;
-	if (c->dst.has_size && c->dst.size != c->src.size) {
-		pf_error("copy: '%s' is %llu bytes but '%s' is %llu bytes; the sizes must match (or give DST as a start)", c->src.text, (unsigned long long)c->src.size, text, (unsigned long long)c->dst.size);
-		return EXIT_USAGE;
-	}
-	if (!c->dst.has_size && c->dst.is_bar && c->dst.size < c->src.size) {
-		pf_error("copy: '%s' is %llu bytes but only %llu are left from '%s' to the end of the BAR", c->src.text, (unsigned long long)c->src.size, (unsigned long long)c->dst.size, text);
-		return EXIT_USAGE;
-	}
-	if (!c->dst.has_size && c->dst.start > UINT64_MAX - (c->src.size - 1)) {
-		pf_error("copy: '%s' + %llu bytes wraps around", text, (unsigned long long)c->src.size);
-		return EXIT_USAGE;
-	}
-	c->dst.size = c->src.size;
-	return 0;
-}
-
 static int check_aligned(const struct copy *c, const struct extent *x,
 			 const char *why)
 {
@@ -57,7 +34,8 @@ static int prepare(struct copy *c, char **argv)
 	int r = region_arg(c->o, "copy", argv[0], REGION_NEED_SIZE, &c->src);
 
 	if (!r)
-		r = prepare_dst(c, argv[1]);
+		r = second_region_arg(c->o, "copy", argv[1], REGION_WRITES,
+				      &c->src, &c->dst);
 	if (!r)
 		r = check_aligned(c, &c->src, "uncached loads");
 	if (!r)

@@ -72,6 +72,15 @@ int region_arg(const struct options *o, const char *cmd, const char *text,
 int addr_arg(const struct options *o, const char *cmd, const char *text,
 	     unsigned int flags, struct extent *x);
 
+/*
+ * The second REGION of cmp and copy, as long as first: a region of exactly
+ * that size, or a start (a BAR or config offset without +SIZE) with room
+ * for it before the end of the BAR or configuration space
+ */
+int second_region_arg(const struct options *o, const char *cmd,
+		      const char *text, unsigned int flags,
+		      const struct extent *first, struct extent *x);
+
 /* A VALUE argument of --width */
 int value_arg(const char *cmd, const char *text, unsigned int width,
 	      uint64_t *v);

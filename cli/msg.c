@@ -8,6 +8,7 @@
 bool msg_quiet;
 int msg_verbose;
 const char *msg_prefix = "";
+unsigned int msg_line;
 
 /*
  * Messages quote what the user typed, file names and devices' names: a
@@ -18,7 +19,8 @@ static void vmsg(const char *fmt, va_list ap)
 {
 	char line[1024], out[4 * sizeof(line)], *o = out;
 	const unsigned char *p;
-	int n = snprintf(line, sizeof(line), "%s", msg_prefix);
+	int n = msg_line ? snprintf(line, sizeof(line), "%s:%u: ", msg_prefix, msg_line)
+			 : snprintf(line, sizeof(line), "%s", msg_prefix);
 
 	if (n < 0 || (size_t)n >= sizeof(line))
 		n = 0;

@@ -11,8 +11,12 @@
 /* -q and -v, set once by main() */
 extern bool msg_quiet;
 extern int msg_verbose;
-/* Put after "pfnmap: ": batch's "FILE:N: " while line N runs; else "" */
+/*
+ * Put after "pfnmap: ": msg_prefix as it is, or, while msg_line is not 0,
+ * "msg_prefix:msg_line: " (batch's FILE:N: while line N runs)
+ */
 extern const char *msg_prefix;
+extern unsigned int msg_line;
 
 /* Always printed: the reason a command fails */
 void pf_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

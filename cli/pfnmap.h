@@ -48,6 +48,7 @@ struct options {
 	const char *module;
 	bool no_load;
 	bool dry_run;
+	bool checking;			/* batch's check: dry_run, no lines */
 	bool force;
 	int verbose;
 	bool quiet;
