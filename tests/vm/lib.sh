@@ -312,7 +312,7 @@ vm_qemu_end() {
 vm_verdict() {
 	local log=$1 guest=$2 label=$3 marker=$4 qemu_rc=$5 limit=$6
 	local want_total=$7 want_skips=$8 where=$9
-	local boot done_at summary last total failed oks nots skips nums plan
+	local boot done_at summary last total failed oks nots skips nums plan oops
 	local status=0
 
 	boot=$(sed -n "s/^\([0-9.]*\) .*$marker.*/\1/p" "$log")
@@ -325,6 +325,13 @@ vm_verdict() {
 		status=1
 	fi
 	if [ -z "$summary" ]; then
+		# a kernel's report starts well above the last lines: its
+		# first 60 lines, then the end, so that CI keeps the cause
+		oops=$(grep -nE '(BUG:|Oops|general protection|WARNING:|Kernel panic)' "$log" | head -n1 | cut -d: -f1)
+		if [ -n "$oops" ]; then
+			echo "# guest $guest: the kernel's report, from its first line:"
+			tail -n +"$oops" "$log" | head -n 60 | sed 's/^/#   /'
+		fi
 		echo "not ok - guest $guest: no summary line; the last console lines:"
 		tail -n 40 "$log" | sed 's/^/#   /'
 		return 1
