@@ -1,26 +1,34 @@
 #!/bin/zsh -f
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# zsh -f zsh-complete.zsh COMPLETION_DIR LINE
+# zsh -f zsh-complete.zsh COMPLETION_DIR LINE [DUMP]
 #
 # Prints, one a line, the matches zsh's completion system adds for the
 # cursor at the end of LINE: an interactive zsh in a pseudo-terminal
 # (zsh/zpty) with compinit and COMPLETION_DIR first in $fpath, whose compadd
 # is wrapped to write every match it adds to a file (as
-# zsh-capture-completion does), gets LINE and a TAB.
+# zsh-capture-completion does), gets LINE and a TAB. DUMP: compinit's dump
+# file, made by the first call and read by the next ones (a compinit
+# without one scans every function in $fpath: seconds a call).
 emulate -L zsh
 zmodload zsh/zpty || exit 2
 
 dir=${1:A}
 line=$2
+dump=${3:-}
 tmp=$(mktemp -d) || exit 2
 trap 'zpty -d pfnmap_test 2>/dev/null; rm -rf $tmp' EXIT
 
+if [[ -n $dump ]]; then
+	cinit="compinit -u -d ${(q)dump}"
+else
+	cinit="compinit -u -D"
+fi
 cat >$tmp/setup.zsh <<SETUP
 PS1='' PROMPT='' RPROMPT=''
 unsetopt autolist listambiguous automenu menucomplete beep zle_bracketed_paste 2>/dev/null
 fpath=(${(q)dir} \$fpath)
-autoload -Uz compinit && compinit -u -D
+autoload -Uz compinit && $cinit
 compadd() {
 	# the calls that only ask (-O, -A, -D) go through untouched
 	if [[ \${@[1,(i)(-|--)]} == *-(O|A|D)\ * ]]; then

@@ -46,7 +46,8 @@ fi
 
 comp()
 {
-	zsh -f "$here/zsh-complete.zsh" "$dir" "$1" | comp_words
+	zsh -f "$here/zsh-complete.zsh" "$dir" "$1" "$tmp/zcompdump" |
+		comp_words
 }
 
 commands='bars batch clear cmp copy dump expect fill hexdump info load poll read set sum write'
