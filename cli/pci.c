@@ -199,7 +199,7 @@ static int find_device(const char *cmd, const struct devspec *spec,
 	return 0;
 }
 
-static void fill_bar_device(struct pci_dev *d, struct pci_bar *b)
+static void read_bar_device(struct pci_dev *d, struct pci_bar *b)
 {
 	char *drv;
 
@@ -214,6 +214,45 @@ static void fill_bar_device(struct pci_dev *d, struct pci_bar *b)
 			d->device_id);
 	drv = pci_get_string_property(d, PCI_FILL_DRIVER);
 	snprintf(b->driver, sizeof(b->driver), "%s", drv ? drv : "");
+}
+
+/*
+ * A device's facts are read once a run: a batch names the same device on
+ * line after line, and libpci's fill and name lookup cost more than the
+ * access itself. (A driver bound meanwhile is seen by the next run.)
+ */
+#define DEV_CACHE	16
+static struct {
+	struct pci_dev *d;
+	struct pci_bar b;
+} dev_cache[DEV_CACHE];
+static unsigned int dev_cached;
+
+/* The device's part of a pci_bar; the BAR's own fields stay */
+static void copy_device(struct pci_bar *to, const struct pci_bar *from)
+{
+	memcpy(to->slot, from->slot, sizeof(to->slot));
+	to->vendor = from->vendor;
+	to->device = from->device;
+	memcpy(to->names, from->names, sizeof(to->names));
+	memcpy(to->driver, from->driver, sizeof(to->driver));
+}
+
+static void fill_bar_device(struct pci_dev *d, struct pci_bar *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < dev_cached; i++) {
+		if (dev_cache[i].d == d) {
+			copy_device(b, &dev_cache[i].b);
+			return;
+		}
+	}
+	read_bar_device(d, b);
+	if (dev_cached < DEV_CACHE) {
+		dev_cache[dev_cached].d = d;
+		copy_device(&dev_cache[dev_cached++].b, b);
+	}
 }
 
 static bool bar_is_upper(struct pci_dev *d, unsigned int i)
