@@ -14,6 +14,7 @@
 #include "access.h"
 #include "config.h"
 #include "msg.h"
+#include "progress.h"
 #include "window.h"
 
 static sigjmp_buf guard_env;
@@ -377,6 +378,7 @@ int map_read(struct mapping *m, struct sink *s)
 		}
 		if (r && r != SINK_EFAULT)
 			return r;
+		progress_advance(n);
 		if (n && phys + (n - 1) == end)
 			return 0;
 		phys += n;
@@ -446,6 +448,7 @@ int map_fill(struct mapping *m, uint64_t value)
 			r = guarded(m, &t);
 		if (r)
 			return r;
+		progress_advance(t.n);
 	}
 	return 0;
 }
