@@ -158,26 +158,34 @@ static void put_err(const char *s, size_t len)
 	}
 }
 
+int progress_format(char *buf, size_t size, const char *label,
+		    uint64_t done, uint64_t total, double secs)
+{
+	double rate = secs > 0 ? (double)done / secs : 0;
+	char d[16], t[16], r[16], left[32];
+
+	human(d, sizeof(d), (double)done);
+	human(t, sizeof(t), (double)total);
+	human(r, sizeof(r), rate);
+	eta(left, sizeof(left), rate > 0 ? (double)(total - done) / rate : -1);
+	return snprintf(buf, size, "pfnmap: %s: %s of %s (%u%%), %s/s, %s left", label, d, t, (unsigned int)(100.0 * (double)done / (double)total), r, left);
+}
+
 static void draw(uint64_t now)
 {
 	uint64_t done = progress_count.done < pg.total ? progress_count.done
 						       : pg.total;
-	double secs = (double)(now - pg.start_ns) / 1e9;
-	double rate = secs > 0 ? (double)done / secs : 0;
-	char d[16], t[16], r[16], left[32], line[160];
-	int n;
+	char line[160];
+	int n = pg.tty;		/* after the \r */
 
-	human(d, sizeof(d), (double)done);
-	human(t, sizeof(t), (double)pg.total);
-	human(r, sizeof(r), rate);
-	eta(left, sizeof(left), rate > 0 ? (double)(pg.total - done) / rate : -1);
-	n = snprintf(line, sizeof(line), "%spfnmap: %s: %s of %s (%u%%), %s/s, %s left", pg.tty ? "\r" : "", pg.label, d, t, (unsigned int)(100.0 * (double)done / (double)pg.total), r, left);
-	if (n < 0 || (size_t)n >= sizeof(line) - 4)
+	line[0] = '\r';
+	n += progress_format(line + n, sizeof(line) - 4 - (size_t)n, pg.label, done, pg.total, (double)(now - pg.start_ns) / 1e9);
+	if (n < (int)pg.tty || (size_t)n >= sizeof(line) - 4)
 		n = (int)sizeof(line) - 5;
 	/* a line longer than the terminal would wrap and never be redrawn */
 	if (pg.cols && (unsigned int)n > pg.cols)
 		n = (int)pg.cols;
-	/* \r, then the line over the last one and what is left of it cleared */
+	/* on a terminal what is left of the last line is cleared */
 	memcpy(line + n, pg.tty ? "\033[K" : "\n", pg.tty ? 4 : 2);
 	put_err(line, strlen(line));
 	pg.shown = pg.tty;

@@ -16,6 +16,7 @@
 #ifndef PFNMAP_PROGRESS_H
 #define PFNMAP_PROGRESS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "pfnmap.h"
@@ -53,5 +54,12 @@ void progress_clear(void);
 void progress_before_stdout(void);
 /* The end of the job: the line cleared (a last line when not a terminal) */
 void progress_end(void);
+
+/*
+ * The line, without \r or newline, for done of total bytes after secs
+ * seconds (total not 0); snprintf's return
+ */
+int progress_format(char *buf, size_t size, const char *label,
+		    uint64_t done, uint64_t total, double secs);
 
 #endif
