@@ -83,8 +83,8 @@ static int dump_extent(const struct options *o, const char *cmd,
 	struct mapping m;
 	int r = open_mapping(o, cmd, x, false, &t, &m);
 
-	/* no progress line amid the data, on the terminal they both go to */
-	if (!r && !(d->out.fd == STDOUT_FILENO && isatty(STDOUT_FILENO)))
+	/* no progress line amid data written to a terminal */
+	if (!r && !isatty(d->out.fd))
 		progress_start(o, x->size, cmd);
 	if (!r)
 		r = map_read(&m, &d->sink);
