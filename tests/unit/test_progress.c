@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/poll.h>	/* <poll.h> is cli/poll.h here */
 #include <termios.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -94,20 +95,36 @@ static void restore_stderr(void)
 	dup2(saved_stderr, STDERR_FILENO);
 }
 
+#define END	"<end>"
+
 /*
  * What fd (the terminal, a pipe) got, with each rate and time left (the
- * clock's) replaced by R and T
+ * clock's) replaced by R and T. A pty passes the bytes on later, not in
+ * write(2): an end mark written after them is waited for (5 s at most).
  */
 static void got(int fd, char *buf, size_t size)
 {
 	char raw[4096], *p, *q, *o = buf;
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	size_t len = 0;
 	ssize_t n;
-	int fl = fcntl(fd, F_GETFL);
 
-	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
-	n = read(fd, raw, sizeof(raw) - 1);
-	fcntl(fd, F_SETFL, fl);
-	raw[n > 0 ? n : 0] = 0;
+	assert_int_equal(write(STDERR_FILENO, END, strlen(END)), strlen(END));
+	raw[0] = 0;
+	while (!strstr(raw, END) && len < sizeof(raw) - 1 &&
+	       poll(&pfd, 1, 5000) == 1) {
+		n = read(fd, raw + len, sizeof(raw) - 1 - len);
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+		raw[len] = 0;
+	}
+	p = strstr(raw, END);
+	if (!p) {
+		restore_stderr();
+		fail_msg("no end mark after %s", raw);
+	}
+	*p = 0;
 	for (p = raw; (q = strstr(p, "%), ")) && strstr(q, " left");
 	     p = strstr(q, " left"))
 		o += snprintf(o, size - (size_t)(o - buf), "%.*s%%), R, T", (int)(q - p), p);
