@@ -81,7 +81,7 @@ static const struct argp_option options[] = {
 	{ "progress", OPT_PROGRESS, NULL, 0,
 	  "Show the progress of dump, hexdump, fill, load, cmp, sum and copy after a second even when standard error is no terminal (a line each second) or with -q", 5 },
 	{ "no-progress", OPT_NO_PROGRESS, NULL, 0,
-	  "No progress line, even on a terminal; the last of --progress and --no-progress counts", 5 },
+	  "Never a progress line; when both are given, the last of --progress and --no-progress counts", 5 },
 	{ NULL, 0, NULL, 0, "Checks and scripts:", 6 },
 	{ "timeout", OPT_TIMEOUT, "DURATION", 0,
 	  "poll: give up after DURATION (default 1s; forever: never)", 6 },
