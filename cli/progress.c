@@ -179,7 +179,9 @@ static void draw(uint64_t now)
 	int n = pg.tty;		/* after the \r */
 
 	line[0] = '\r';
-	n += progress_format(line + n, sizeof(line) - 4 - (size_t)n, pg.label, done, pg.total, (double)(now - pg.start_ns) / 1e9);
+	n += progress_format(line + n, sizeof(line) - 4 - (size_t)n, pg.label,
+			     done, pg.total,
+			     (double)(now - pg.start_ns) / 1e9);
 	if (n < (int)pg.tty || (size_t)n >= sizeof(line) - 4)
 		n = (int)sizeof(line) - 5;
 	/* a line longer than the terminal would wrap and never be redrawn */
