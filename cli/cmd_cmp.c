@@ -18,6 +18,7 @@
 #include "json.h"
 #include "msg.h"
 #include "out.h"
+#include "progress.h"
 #include "region.h"
 
 #define HEX(w, v)	(2 * (int)(w)), (unsigned long long)(v)
@@ -89,6 +90,7 @@ static void report_diff(struct cmp *c, uint64_t off, uint64_t va,
 	if (c->diffs++ >= c->o->max_diffs)
 		return;
 	if (!c->j) {
+		progress_before_stdout();
 		printf("0x%llx 0x%0*llx 0x%0*llx 0x%0*llx\n", (unsigned long long)(c->a.start + off), HEX(w, va), HEX(w, vb), HEX(w, va ^ vb));
 		return;
 	}
@@ -132,8 +134,9 @@ static int compare(struct cmp *c, struct mapping *ma, struct mapping *mb)
 {
 	uint64_t off;
 	size_t n;
-	int r;
+	int r = 0;
 
+	progress_start(c->o, c->a.size, "cmp");
 	for (off = 0; off < c->a.size; off += n) {
 		n = c->a.size - off < PIECE ? (size_t)(c->a.size - off) : PIECE;
 		r = map_read_at(ma, off, c->bufa, n);
@@ -141,10 +144,12 @@ static int compare(struct cmp *c, struct mapping *ma, struct mapping *mb)
 			r = mb ? map_read_at(mb, off, c->bufb, n)
 			       : read_file_piece(c, off, n);
 		if (r)
-			return r;
+			break;
 		compare_piece(c, off, n);
+		progress_advance(n);
 	}
-	return 0;
+	progress_end();
+	return r;
 }
 
 /* --json: the arguments, the counts, the bits, then "diffs" */

@@ -13,6 +13,7 @@
 
 #include "commands.h"
 #include "msg.h"
+#include "progress.h"
 
 struct copy {
 	const struct options *o;
@@ -66,6 +67,8 @@ static int copy_piece(struct copy *c, struct mapping *ms, struct mapping *md,
 		pf_error("copy: only %zu of %zu bytes at '%s' + 0x%llx could be stored at --width", done, n, c->dst.text, (unsigned long long)off);
 		r = EXIT_FAIL;
 	}
+	if (!r)
+		progress_advance(n);
 	return r;
 }
 
@@ -74,13 +77,15 @@ static int copy_all(struct copy *c, struct mapping *ms, struct mapping *md)
 	uint64_t last = (c->src.size - 1) / PIECE * PIECE, off;
 	int r = 0;
 
+	progress_start(c->o, c->src.size, "copy");
 	if (!c->backwards) {
 		for (off = 0; !r && off <= last; off += PIECE)
 			r = copy_piece(c, ms, md, off);
-		return r;
+	} else {
+		for (off = last + PIECE; !r && off; off -= PIECE)
+			r = copy_piece(c, ms, md, off - PIECE);
 	}
-	for (off = last + PIECE; !r && off; off -= PIECE)
-		r = copy_piece(c, ms, md, off - PIECE);
+	progress_end();
 	return r;
 }
 

@@ -10,11 +10,13 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "hexdump.h"
 #include "msg.h"
 #include "out.h"
+#include "progress.h"
 
 #define FLUSH	(256 * 1024)		/* pending output written at */
 /* text of up to FLUSH, then one piece's text */
@@ -81,6 +83,9 @@ static int dump_extent(const struct options *o, const char *cmd,
 	struct mapping m;
 	int r = open_mapping(o, cmd, x, false, &t, &m);
 
+	/* no progress line amid data written to a terminal */
+	if (!r && !isatty(d->out.fd))
+		progress_start(o, x->size, cmd);
 	if (!r)
 		r = map_read(&m, &d->sink);
 	/*
@@ -92,6 +97,7 @@ static int dump_extent(const struct options *o, const char *cmd,
 
 		r = r ? r : f;
 	}
+	progress_end();
 	r = mapping_end(&m, r);
 	target_close(&t);
 	return r;

@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "msg.h"
 #include "out.h"
+#include "progress.h"
 
 #define CHUNK		(1024 * 1024)
 
@@ -62,6 +63,7 @@ static int load_input(struct load *l, struct mapping *m)
 		l->got += (uint64_t)got;
 		r = map_write(m, l->done, src, (size_t)got, &wrote);
 		l->done += wrote;
+		progress_advance(wrote);
 		if (r || (size_t)got < n)
 			return r;
 	}
@@ -182,8 +184,11 @@ static int load(struct load *l)
 		return EXIT_FAIL;
 	}
 	r = open_mapping(l->o, "load", l->x, true, &t, &m);
-	if (!r)
+	if (!r) {
+		progress_start(l->o, l->x->size, "load");
 		r = load_input(l, &m);
+		progress_end();
+	}
 	r = mapping_end(&m, r);
 	target_close(&t);
 	return report(l, r);

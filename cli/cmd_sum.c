@@ -18,6 +18,7 @@
 #include "commands.h"
 #include "json.h"
 #include "msg.h"
+#include "progress.h"
 
 #define MAX_HEX		64	/* sha256's 32 bytes */
 
@@ -103,8 +104,11 @@ static int sum_region(const struct options *o, const struct extent *x,
 	if (r)
 		return r;
 	r = open_mapping(o, "sum", x, false, &t, &m);
-	if (!r)
+	if (!r) {
+		progress_start(o, x->size, "sum");
 		r = map_read(&m, &u->sink);
+		progress_end();
+	}
 	r = mapping_end(&m, r);
 	target_close(&t);
 	return r ? r : sum_end(u, hex);

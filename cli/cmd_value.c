@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "json.h"
+#include "progress.h"
 
 enum value_op { OP_FILL, OP_READ, OP_WRITE };
 
@@ -22,9 +23,11 @@ static int access_value(const struct options *o, const char *cmd,
 	if (announce(o, cmd, x))
 		return 0;
 	r = open_mapping(o, cmd, x, op != OP_READ, &t, &m);
-	if (!r && op == OP_FILL)
+	if (!r && op == OP_FILL) {
+		progress_start(o, x->size, cmd);
 		r = map_fill(&m, *value);
-	else if (!r && op == OP_READ)
+		progress_end();
+	} else if (!r && op == OP_READ)
 		r = map_read_value(&m, value);
 	else if (!r)
 		r = map_write_value(&m, *value);

@@ -15,6 +15,7 @@
 #include "config.h"
 #include "msg.h"
 #include "pci.h"
+#include "progress.h"
 
 /* An access libpci said failed: where, for mapping_end(); EXIT_FAULT */
 static int config_failed(struct mapping *m, uint64_t off, bool store)
@@ -88,6 +89,7 @@ int config_read(struct mapping *m, struct sink *s)
 			r = s->put(s, m->bounce, n);
 		if (r)
 			return r;
+		progress_advance(n);
 	}
 	return 0;
 }
@@ -120,6 +122,7 @@ int config_fill(struct mapping *m, uint64_t value)
 		r = put(m, m->x->start + off, value);
 		if (r)
 			return r;
+		progress_advance(m->width);
 	}
 	return 0;
 }

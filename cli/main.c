@@ -43,6 +43,7 @@ const struct command commands[] = {
 enum {
 	OPT_NO_LOAD = 256, OPT_SYSFS, OPT_TIMEOUT, OPT_INTERVAL, OPT_NOT,
 	OPT_MAX_DIFFS, OPT_ALGO, OPT_EXPECT, OPT_JSON, OPT_KEEP_GOING,
+	OPT_PROGRESS, OPT_NO_PROGRESS,
 };
 
 static const struct argp_option options[] = {
@@ -77,6 +78,10 @@ static const struct argp_option options[] = {
 	{ "verbose", 'v', NULL, 0,
 	  "Say what is mapped: PFNs, pages, cache types", 5 },
 	{ "quiet", 'q', NULL, 0, "No warnings, only errors", 5 },
+	{ "progress", OPT_PROGRESS, NULL, 0,
+	  "Show the progress of dump, hexdump, fill, load, cmp, sum and copy after a second even when standard error is no terminal (a line each second) or with -q", 5 },
+	{ "no-progress", OPT_NO_PROGRESS, NULL, 0,
+	  "Never a progress line; when both are given, the last of --progress and --no-progress counts", 5 },
 	{ NULL, 0, NULL, 0, "Checks and scripts:", 6 },
 	{ "timeout", OPT_TIMEOUT, "DURATION", 0,
 	  "poll: give up after DURATION (default 1s; forever: never)", 6 },
@@ -277,6 +282,10 @@ static int parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 'q':
 		p->o.quiet = true;
+		break;
+	case OPT_PROGRESS:
+	case OPT_NO_PROGRESS:
+		p->o.progress = key == OPT_PROGRESS ? PROGRESS_ON : PROGRESS_OFF;
 		break;
 	case OPT_SYSFS:
 		p->o.sysfs = true;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "msg.h"
+#include "progress.h"
 
 bool msg_quiet;
 int msg_verbose;
@@ -32,6 +33,8 @@ static void vmsg(const char *fmt, va_list ap)
 			*o++ = (char)*p;
 	}
 	*o = 0;
+	/* never in the middle of the progress line */
+	progress_clear();
 	fprintf(stderr, "pfnmap: %s\n", out);
 }
 

@@ -27,6 +27,13 @@ enum cache_type {
 	CACHE_WB,
 };
 
+/* --progress, --no-progress: the last one given counts */
+enum progress_mode {
+	PROGRESS_AUTO,		/* on a terminal, unless -q */
+	PROGRESS_ON,
+	PROGRESS_OFF,
+};
+
 enum sum_algo {
 	SUM_CRC32,
 	SUM_SHA256,
@@ -52,6 +59,7 @@ struct options {
 	bool force;
 	int verbose;
 	bool quiet;
+	enum progress_mode progress;
 	bool machine;			/* bars: the machine-readable form */
 	bool sysfs;			/* BARs through sysfs resourceN files */
 	/* poll */

@@ -14,6 +14,7 @@
 #include "access.h"
 #include "config.h"
 #include "msg.h"
+#include "progress.h"
 #include "window.h"
 
 static sigjmp_buf guard_env;
@@ -377,6 +378,7 @@ int map_read(struct mapping *m, struct sink *s)
 		}
 		if (r && r != SINK_EFAULT)
 			return r;
+		progress_advance(n);
 		if (n && phys + (n - 1) == end)
 			return 0;
 		phys += n;
@@ -432,6 +434,9 @@ int map_write(struct mapping *m, uint64_t off, const void *src, size_t len,
 	return 0;
 }
 
+/* A multiple of every width */
+#define EXACT_FILL_STEP	(1U << 20)
+
 int map_fill(struct mapping *m, uint64_t value)
 {
 	struct touch t = { .kind = FILL, .value = value };
@@ -442,10 +447,14 @@ int map_fill(struct mapping *m, uint64_t value)
 		return config_fill(m, value);
 	for (off = 0; off < m->x->size; off += t.n) {
 		r = window_at(m, m->x->start + off, true, &t.p, &t.n);
+		/* exact-width stores may be slow: progress counts a MiB each */
+		if (!r && m->exact && t.n > EXACT_FILL_STEP)
+			t.n = EXACT_FILL_STEP;
 		if (!r)
 			r = guarded(m, &t);
 		if (r)
 			return r;
+		progress_advance(t.n);
 	}
 	return 0;
 }

@@ -129,7 +129,8 @@ _pfnmap()
 	local longopts="--cache= --force --dry-run --width= --output= --device=
 		--module= --no-load --machine --sysfs --quiet --verbose --help
 		--max-diffs= --algo= --expect= --json
-		--usage --version --timeout= --interval= --not --keep-going"
+		--usage --version --timeout= --interval= --not --keep-going
+		--progress --no-progress"
 	local shortopts="-c -f -n -w -o -D -m -A -M -O -q -v -? -V"
 
 	case $prev in

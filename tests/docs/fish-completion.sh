@@ -34,7 +34,7 @@ expect 'pfnmap ' "$commands"
 expect 'pfnmap -v ' "$commands"
 expect 'pfnmap he' hexdump
 expect 'pfnmap --wi' --width
-expect 'pfnmap --no' --no-load --not
+expect 'pfnmap --no' --no-load --no-progress --not
 expect 'pfnmap --ver' --verbose --version
 expect 'pfnmap -w ' 8 16 32 64
 expect 'pfnmap --width=' --width=8 --width=16 --width=32 --width=64
