@@ -11,7 +11,9 @@
 # Environment:
 #   PFNMAP		the CLI (default ./build/cli/pfnmap)
 #   HEXDUMP_DRIVER	tests/hexdump-oracle driver binary: also time the
-#			bare formatter (the only hexdump row without the CLI)
+#			bare formatter (the only hexdump row without the CLI),
+#			fed by pread(2) in pfnmap's pieces, and what mapping
+#			the data costs pfnmap before any formatting
 #   BENCH_HEX_MB	hexdump data size in MiB (256; hexdump -C does ~6 MB/s)
 #   BENCH_BIG_MB	dump/fill data size in MiB (1024)
 #   BENCH_RUNS		runs per measurement (3)
@@ -105,6 +107,9 @@ bench_hexdump() {
 		t=$(best "$driver" 0 "$bytes" "$file")
 		[ -z "$ref" ] && ref=$t
 		row "formatter (oracle driver)" "$bytes" "$t" "$ref"
+		# The floor of pfnmap's reads here: what the mapping costs
+		t=$(best "$driver" -t 0 "$bytes" "$file")
+		row "mapping, a load a page (driver -t)" "$bytes" "$t" "$ref"
 	fi
 	t=$(best hexdump -C "$file")
 	row "hexdump -C" "$bytes" "$t" "$ref"
@@ -114,7 +119,7 @@ bench_hexdump() {
 
 # Mapping-based references: what touching a fresh shared mapping costs on
 # this machine, whatever tool does it (under a hypervisor that shadows page
-# tables, every first store to a page of a new mapping is a VM exit, while
+# tables, every first access to a page of a new mapping is a VM exit, while
 # read(2)/write(2) copy through the kernel's own, long-lived mapping).
 py_dump='import mmap, os, sys
 f = open(sys.argv[1], "rb")

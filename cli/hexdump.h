@@ -15,6 +15,9 @@
 /* Text produced by feeding len bytes, plus the final line, at most */
 #define HEXDUMP_OUT_MAX(len)	(((len) / 16 + 3) * HEXDUMP_ROW_MAX)
 
+/* The code that formats full rows, narrowest first */
+enum hexdump_code { HEXDUMP_PORTABLE, HEXDUMP_SSE2, HEXDUMP_SSSE3 };
+
 struct hexdump {
 	uint64_t addr;			/* address of row[0] */
 	unsigned char row[16];		/* the row being collected */
@@ -22,8 +25,14 @@ struct hexdump {
 	unsigned char prev[16];		/* last row printed or squeezed */
 	int have_prev;
 	int squeezing;			/* a '*' was printed for this run */
+	enum hexdump_code code;
 };
 
+/*
+ * The code is the widest the CPU runs, or PFNMAP_HEXDUMP_CODE in the
+ * environment (portable, sse2 or ssse3) where that is narrower: for tests
+ * of every path on one machine.
+ */
 void hexdump_init(struct hexdump *h, uint64_t start);
 
 /*

@@ -3,10 +3,14 @@
  * Differential test driver for cli/hexdump.c, which it links directly.
  *
  *   driver START LEN FILE		format LEN bytes of FILE at offset
- *					START, fed in 1 MiB chunks (benchmark)
+ *					START, fed in 4 KiB pieces (benchmark)
  *   driver -c SEED START LEN FILE	the same, and also fed in pseudo-random
  *					chunks of 0..~300 bytes: exit 3 when
  *					the two outputs differ
+ *   driver -t START LEN FILE		only load a byte a page of LEN bytes of
+ *					FILE at START (page-aligned), mapped
+ *					as pfnmap maps it: the floor of any
+ *					formatter fed from a mapping (benchmark)
  *   driver -g KIND LEN SEED [PRE]	write PRE bytes of 0xaa, LEN test bytes
  *					of KIND, then 16 bytes of 0xaa; KIND is
  *					random zero rows runs text sparse ramp
@@ -17,11 +21,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "hexdump.h"
 
 #define BLOCK		(1 << 20)
+#define PIECE		4096
+#define FLUSH		(256 * 1024)
 
 static uint64_t rng_state;
 
@@ -125,13 +132,17 @@ static size_t read_block(int fd, unsigned char *in, size_t n, uint64_t off)
 	return r;
 }
 
-/* Format len bytes at off, in 1 MiB chunks to stdout */
+/*
+ * Format len bytes at off to stdout, read in 1 MiB blocks and fed in
+ * 4 KiB pieces, the text written every 256 KiB: as pfnmap hexdump does
+ * (cli/window.h's PIECE, cli/cmd_dump.c's FLUSH), without the mapping
+ */
 static void format_blocks(int fd, uint64_t off, uint64_t len)
 {
 	unsigned char *in = malloc(BLOCK);
 	struct text t = { NULL, 0, 0 };
 	struct hexdump h;
-	size_t n;
+	size_t n, i, c;
 
 	if (!in)
 		die("malloc");
@@ -140,15 +151,44 @@ static void format_blocks(int fd, uint64_t off, uint64_t len)
 		n = read_block(fd, in, len < BLOCK ? len : BLOCK, off);
 		if (!n)
 			break;
-		t.len = 0;
-		feed(&h, &t, in, n);
-		write_all(t.buf, t.len);
+		for (i = 0; i < n; i += c) {
+			c = n - i < PIECE ? n - i : PIECE;
+			feed(&h, &t, in + i, c);
+			if (t.len >= FLUSH) {
+				write_all(t.buf, t.len);
+				t.len = 0;
+			}
+		}
 	}
-	t.len = 0;
 	finish(&h, &t);
 	write_all(t.buf, t.len);
 	free(in);
 	free(t.buf);
+}
+
+/*
+ * One load a page of len bytes at off, through MAP_POPULATE mappings of
+ * 64 MiB (cli/window.c's): what a fresh mapping costs before any
+ * formatting
+ */
+static void touch_pages(int fd, uint64_t off, uint64_t len)
+{
+	const size_t window = 64 << 20;
+	unsigned int sum = 0;
+	unsigned char *m;
+	size_t n, i;
+
+	for (; len; len -= n, off += n) {
+		n = len < window ? len : window;
+		m = mmap(NULL, n, PROT_READ, MAP_SHARED | MAP_POPULATE, fd,
+			 (off_t)off);
+		if (m == MAP_FAILED)
+			die("mmap");
+		for (i = 0; i < n; i += 4096)
+			sum += *(volatile unsigned char *)(m + i);
+		munmap(m, n);
+	}
+	printf("%u\n", sum);
 }
 
 /* Format len bytes at off one-shot and chunked, compare, print */
@@ -277,7 +317,7 @@ static uint64_t num(const char *s)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: driver [-c SEED] START LEN FILE\n"
+	fprintf(stderr, "usage: driver [-c SEED | -t] START LEN FILE\n"
 		"       driver -g KIND LEN SEED [PRE]\n");
 	return 2;
 }
@@ -291,13 +331,18 @@ int main(int argc, char **argv)
 		gen(argv[2], num(argv[3]), argc == 6 ? num(argv[5]) : 0);
 		return 0;
 	}
-	if (argc != 4 && !(argc == 6 && !strcmp(argv[1], "-c")))
+	if (argc != 4 && !(argc == 6 && !strcmp(argv[1], "-c")) &&
+	    !(argc == 5 && !strcmp(argv[1], "-t")))
 		return usage();
 	fd = open(argv[argc - 1], O_RDONLY);
 	if (fd < 0)
 		die(argv[argc - 1]);
 	if (argc == 4) {
 		format_blocks(fd, num(argv[1]), num(argv[2]));
+		return 0;
+	}
+	if (argc == 5) {
+		touch_pages(fd, num(argv[2]), num(argv[3]));
 		return 0;
 	}
 	seed(num(argv[2]));

@@ -159,6 +159,28 @@ static void test_chunked(void **state)
 	free(one);
 }
 
+/*
+ * PFNMAP_HEXDUMP_CODE picks the path these tests run (ctest runs them with
+ * portable and sse2 too): check that it did, or they would test another
+ */
+static void test_code_from_env(void **state)
+{
+	const char *e = getenv("PFNMAP_HEXDUMP_CODE");
+	struct hexdump h;
+
+	(void)state;
+	hexdump_init(&h, 0);
+	if (!e)
+		return;
+	if (!strcmp(e, "portable"))
+		assert_int_equal(h.code, HEXDUMP_PORTABLE);
+#ifdef __SSE2__
+	if (!strcmp(e, "sse2"))
+		assert_int_equal(h.code, HEXDUMP_SSE2);
+#endif
+	assert_true(strcmp(e, "sse2") || h.code <= HEXDUMP_SSE2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -172,6 +194,7 @@ int main(void)
 		cmocka_unit_test(test_above_4g),
 		cmocka_unit_test(test_crossing_4g),
 		cmocka_unit_test(test_chunked),
+		cmocka_unit_test(test_code_from_env),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
