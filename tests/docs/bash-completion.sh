@@ -83,20 +83,9 @@ expect "pfnmap $o info 00:0" 04.0/bar0 04.0/bar2 05.0/bar0 \
 expect "pfnmap $o load " "$FAKE_BARS"
 expect "pfnmap $o fill " "$FAKE_BARS"
 expect "pfnmap $o write " "$FAKE_BARS"
-# the read-modify-write commands and expect take their ADDR as write does
-for c in set clear expect; do
-	expect "pfnmap $o $c " "$FAKE_BARS"
-	expect "pfnmap $o $c 0x1000 "
-done
-# poll: ADDR as write's, then MASK and VALUE; the values of --timeout and
-# --interval are not taken for the command
-expect "pfnmap $o poll " "$FAKE_BARS"
-expect "pfnmap $o --timeout 1s --interval 10ms poll " "$FAKE_BARS"
-expect "pfnmap $o poll 0x1000 "
-expect "pfnmap $o poll 0x1000 1 "
+# the commands that take an ADDR as write does, and poll's options
+expect_addr_commands
 expect 'pfnmap --tim' --timeout=
-expect 'pfnmap --timeout ' 100ms 10ms 10s 1ms 1s forever
-expect 'pfnmap --interval 1' 100ms 10ms 1ms 1s
 expect "pfnmap $o fill 00:04.0/bar2 "
 expect "pfnmap $o write 0x1000 "
 expect "pfnmap $o dump 00:04.0/bar2 "

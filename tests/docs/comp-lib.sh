@@ -187,6 +187,26 @@ expect()
 	fi
 }
 
+# The lines every shell completes alike (after `o`, the fake sysfs options,
+# is set): set, clear and expect take their ADDR as write does; poll takes
+# ADDR as write's, then MASK and VALUE, and the values of --timeout and
+# --interval are not taken for the command
+expect_addr_commands()
+{
+	local c
+
+	for c in set clear expect; do
+		expect "pfnmap $o $c " "$FAKE_BARS"
+		expect "pfnmap $o $c 0x1000 "
+	done
+	expect "pfnmap $o poll " "$FAKE_BARS"
+	expect "pfnmap $o --timeout 1s --interval 10ms poll " "$FAKE_BARS"
+	expect "pfnmap $o poll 0x1000 "
+	expect "pfnmap $o poll 0x1000 1 "
+	expect 'pfnmap --timeout ' 100ms 10ms 10s 1ms 1s forever
+	expect 'pfnmap --interval 1' 100ms 10ms 1ms 1s
+}
+
 expect_quiet()
 {
 	local err
