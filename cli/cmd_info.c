@@ -127,20 +127,13 @@ static int print_config(const struct extent *x)
 static void json_bar(struct json_object *j, const struct extent *r)
 {
 	const struct pci_bar *b = &r->bar;
-	char id[8];
 
 	if (!r->is_bar && !r->is_config) {
 		jout_null(j, "pci");
 		return;
 	}
 	j = jout_object(j, "pci");
-	jout_str(j, "slot", b->slot);
-	snprintf(id, sizeof(id), "%04x", b->vendor);
-	jout_str(j, "vendor", id);
-	snprintf(id, sizeof(id), "%04x", b->device);
-	jout_str(j, "device", id);
-	jout_str(j, "names", b->names);
-	jout_str(j, "driver", b->driver[0] ? b->driver : NULL);
+	jout_pci_device(j, b, -1);
 	if (r->is_config) {
 		/* the device's facts; config space is no BAR */
 		jout_null(j, "bar");

@@ -222,3 +222,21 @@ void jout_where(struct json_object *j, const char *key,
 		jout_null(j, "config_offset");
 	}
 }
+
+void jout_pci_device(struct json_object *j, const struct pci_bar *b,
+		     int class)
+{
+	char id[8];
+
+	jout_str(j, "slot", b->slot);
+	snprintf(id, sizeof(id), "%04x", b->vendor);
+	jout_str(j, "vendor", id);
+	snprintf(id, sizeof(id), "%04x", b->device);
+	jout_str(j, "device", id);
+	if (class >= 0) {
+		snprintf(id, sizeof(id), "%04x", (unsigned int)class & 0xffff);
+		jout_str(j, "class", id);
+	}
+	jout_str(j, "names", b->names);
+	jout_str(j, "driver", b->driver[0] ? b->driver : NULL);
+}

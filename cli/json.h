@@ -87,4 +87,12 @@ struct json_object *jout_value(const struct extent *x, unsigned int width,
 void jout_where(struct json_object *j, const char *key,
 		const struct extent *x, uint64_t addr);
 
+/*
+ * A PCI device's facts as bars --json and info --json name them: "slot",
+ * "vendor", "device" (4 hex digits), "class" when class is not negative,
+ * "names", "driver" (null for none)
+ */
+void jout_pci_device(struct json_object *j, const struct pci_bar *b,
+		     int class);
+
 #endif

@@ -516,17 +516,8 @@ static void print_bar_json(struct pci_dev *d, const struct pci_bar *b, int i,
 {
 	struct json_object *j = jout_new();
 	bool io = bar_io(d, i);
-	char id[8];
 
-	jout_str(j, "slot", b->slot);
-	snprintf(id, sizeof(id), "%04x", b->vendor);
-	jout_str(j, "vendor", id);
-	snprintf(id, sizeof(id), "%04x", b->device);
-	jout_str(j, "device", id);
-	snprintf(id, sizeof(id), "%04x", d->device_class);
-	jout_str(j, "class", id);
-	jout_str(j, "names", b->names);
-	jout_str(j, "driver", b->driver[0] ? b->driver : NULL);
+	jout_pci_device(j, b, d->device_class);
 	jout_int(j, "bar", i);
 	jout_hex(j, "start", start, 0);
 	jout_hex(j, "size", d->size[i], 0);
