@@ -204,12 +204,11 @@ static int poll_report(const struct options *o, const struct extent *x,
 	unsigned int w = o->width;
 	const char *op = p->not ? "==" : "!=";
 	char limit[32];
-	int r = o->json ? poll_json(o, x, p) : 0;
 
-	if (r)
-		return r;
 	if (!o->json)
 		printf("0x%0*llx\n", HEX(w, p->value));
+	else if (poll_json(o, x, p))
+		return EXIT_FAIL;
 	pf_info("poll: %s: %llu reads in %llu.%06llus", x->text, (unsigned long long)p->reads, (unsigned long long)(p->elapsed_ns / NS_PER_S), (unsigned long long)(p->elapsed_ns % NS_PER_S / 1000));
 	if (p->end == POLL_MATCHED)
 		return 0;
