@@ -1,20 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Exact-width accesses. Each one is a single volatile load or store of the
- * given width; 64-bit ones go through __atomic so that a 32-bit build still
- * issues one 8-byte access (x87 or SSE) instead of two 4-byte ones.
+ * Exact-width accesses: io_load and io_store (access.h) with a hook.
  * ACCESS_TRACE lets the unit tests see every access.
  */
 #include <string.h>
 
 #include "access.h"
-
-/*
- * Every 64-bit access is 8-byte aligned (the callers check it), but i386
- * aligns uint64_t to 4: say so, or the atomic may be split (and clang
- * warns that it might be).
- */
-typedef uint64_t u64_aligned __attribute__((aligned(8)));
 
 #ifdef ACCESS_TRACE
 void access_trace(const volatile void *p, unsigned int width, int store,
@@ -72,23 +63,8 @@ uint64_t get_native(const void *p, unsigned int width)
 
 uint64_t io_read(const volatile void *p, unsigned int width)
 {
-	uint64_t v;
+	uint64_t v = io_load(p, width);
 
-	switch (width) {
-	case 1:
-		v = *(const volatile uint8_t *)p;
-		break;
-	case 2:
-		v = *(const volatile uint16_t *)p;
-		break;
-	case 4:
-		v = *(const volatile uint32_t *)p;
-		break;
-	default:
-		v = __atomic_load_n((const volatile u64_aligned *)p,
-				    __ATOMIC_RELAXED);
-		break;
-	}
 	TRACE(p, width, 0, v);
 	return v;
 }
@@ -96,20 +72,7 @@ uint64_t io_read(const volatile void *p, unsigned int width)
 void io_write(volatile void *p, uint64_t val, unsigned int width)
 {
 	TRACE(p, width, 1, val);
-	switch (width) {
-	case 1:
-		*(volatile uint8_t *)p = (uint8_t)val;
-		break;
-	case 2:
-		*(volatile uint16_t *)p = (uint16_t)val;
-		break;
-	case 4:
-		*(volatile uint32_t *)p = (uint32_t)val;
-		break;
-	default:
-		__atomic_store_n((volatile u64_aligned *)p, val, __ATOMIC_RELAXED);
-		break;
-	}
+	io_store(p, val, width);
 }
 
 void io_copy_from(void *dst, const volatile void *src, size_t len,
