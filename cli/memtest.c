@@ -518,7 +518,8 @@ static enum memtest_result t_data_bus(struct memtest_run *r)
  * into all, its complement into X, then every cell read. A cell Y that
  * reads back (nearer) the complement shares its storage with X: a line
  * stuck (Y or X is offset 0; stuck high and stuck low look the same) or
- * two lines shorted. Other wrong values are data failures.
+ * two lines shorted (wired-OR: X and Y are lines; wired-AND: both alias
+ * offset 0, addr_and_short). Other wrong values are data failures.
  */
 struct addr_probe {
 	size_t cell[MEMTEST_MAX_LINES + 1];
@@ -560,6 +561,39 @@ static void addr_probe(struct memtest_run *r, struct addr_probe *a,
 	}
 }
 
+/*
+ * Two lines j and k that both alias offset 0: both stuck, or shorted so
+ * that each is high only when both are (wired-AND). The cell at
+ * 2^j + 2^k tells: it is offset 0's cell too when both are stuck, a cell
+ * of its own when they are shorted. (Outside the region: stuck both.)
+ */
+static int addr_and_short(struct memtest_run *r, unsigned int j,
+			  unsigned int k)
+{
+	uint64_t p = 0xaaaaaaaaaaaaaaaaULL & r->mask, n = ~p & r->mask;
+	size_t jk = (size_t)(bit(j) | bit(k));
+	uint64_t v;
+
+	if (jk > r->p->size - r->w)
+		return 0;
+	STORE(r->base, p, r->w);
+	STORE(r->base + jk, n, r->w);
+	v = LOAD(r->base, r->w);
+	return __builtin_popcountll(v ^ p) < __builtin_popcountll(v ^ n);
+}
+
+static void addr_and_shorts(struct memtest_run *r, struct addr_probe *a)
+{
+	uint64_t stuck = a->stuck;
+	unsigned int j, k;
+
+	for (j = 0; j < MEMTEST_MAX_LINES; j++)
+		for (k = j + 1; k < MEMTEST_MAX_LINES; k++)
+			if ((stuck >> j & 1) && (stuck >> k & 1) &&
+			    (a->with[j] >> k & 1) && addr_and_short(r, j, k))
+				a->stuck &= ~(bit(j) | bit(k));
+}
+
 static void addr_verdict(struct memtest_summary *s,
 			 const struct addr_probe *a)
 {
@@ -590,6 +624,7 @@ static enum memtest_result t_address_bus(struct memtest_run *r)
 	}
 	for (x = 0; x <= a.n && r->stop == GOING; x++)
 		addr_probe(r, &a, x);
+	addr_and_shorts(r, &a);
 	addr_verdict(r->s, &a);
 	return MEMTEST_PASS;
 }
@@ -790,9 +825,10 @@ static uint64_t c_narrow(const struct memtest_run *r)
 /*
  * Moving inversions, as March C-: up (w0); up (r0, w1); up (r1, w0);
  * down (r0, w1); down (r1, w0); up (r0); 0 a background, 1 its
- * complement; backgrounds all zeros and 0x55... The down passes find a
- * cell flipped by a write to a neighbour below it (coupling), which
- * ascending fill-then-check passes write over before they read it.
+ * complement; backgrounds all zeros and 0x55... Each read-and-write pass
+ * reads a word just after rewriting its neighbour (below going up, above
+ * going down): a cell that a write to a neighbour flips (coupling) is
+ * seen, where a fill-then-check pass writes it again after the neighbour.
  */
 static void march(struct memtest_run *r, uint64_t bg)
 {

@@ -5,8 +5,9 @@
  * Each fault must be found by the tests meant to find it, reported at the
  * right address with the right bit and named in the summary's words; a
  * fault-free memory passes every test at every width; no access falls
- * outside the region; the same seed makes the same accesses. Linked
- * without pfnmap_core: memtest.c is compiled in here.
+ * outside the region, and every one is of exactly the width (but the
+ * 8/16-bit write tests' narrow stores); the same seed makes the same
+ * accesses. Linked without pfnmap_core: memtest.c is compiled in here.
  *
  * Which test finds which fault (width 8, 8 KiB; the columns of
  * test_matrix): X found, . not found, ? found only when a random value
@@ -32,16 +33,17 @@
  * In words: a stuck data line fails every test, and data-bus names the
  * bit in a few accesses. A bad bit in one cell is found for certain by
  * the pattern tests, stuck-address and moving-inversions. address-bus
- * names stuck and shorted address lines; the other tests see the
- * aliasing only as data errors, and the pattern tests (the same value in
- * every even word, another in every odd one) not at all for a line above
- * the width's (A6, A9-A11 here). A cell flipped by each write to the word
- * below it outlives every ascending fill-then-check pass and is found by
- * moving-inversions (its descending passes write the word below after
- * it) and by the read-modify-write tests (they read each word after
- * writing the one below). A cell that forgets (reads 0 some accesses
- * after it was written) is found by every test that writes the whole
- * region before reading it, never by the two bus tests.
+ * names stuck and shorted address lines (a short wired-OR or wired-AND,
+ * told from two stuck lines); the other tests see the aliasing only as
+ * data errors, and the pattern tests (the same value in every even word,
+ * another in every odd one) not at all for a line above the width's (A6,
+ * A9-A11 here). A cell flipped by each write to the word below it
+ * outlives every ascending fill-then-check pass (which rewrites it after
+ * the word below) and is found by moving-inversions and the
+ * read-modify-write tests, which read each word just after rewriting the
+ * one below. A cell that forgets (reads 0 some accesses after it was
+ * written) is found by every test that writes the whole region before
+ * reading it, never by the two bus tests.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -64,7 +66,9 @@ enum fault_kind {
 	F_LINE0, F_LINE1,	/* a data line stuck at 0 / 1: every cell */
 	F_CELL0, F_CELL1,	/* one bit of one cell stuck at 0 / 1 */
 	F_SHORT,		/* address lines line and line2, wired-OR */
+	F_SHORT_AND,		/* the same, wired-AND */
 	F_STUCK_LOW, F_STUCK_HIGH,	/* address line line */
+	F_STUCK_TWO,		/* line stuck low, line2 stuck high */
 	F_COUPLING,		/* bit of off flips: aggressor written */
 	F_RETENTION,		/* bit of off reads 0 delay accesses on */
 };
@@ -84,6 +88,7 @@ static struct {
 	uint64_t clock;		/* accesses so far */
 	uint64_t written[SIM_SIZE];	/* clock of each byte's last write */
 	unsigned int outside;	/* accesses not inside the region */
+	uint64_t loads[9], stores[9];	/* by width */
 	uint64_t hash;		/* of every access, in order */
 } sim;
 
@@ -130,10 +135,14 @@ static size_t decode(size_t o)
 	switch (sim.f.kind) {
 	case F_SHORT:
 		return (o & (a | b)) ? o | a | b : o;
+	case F_SHORT_AND:
+		return (o & (a | b)) == (a | b) ? o : o & ~(a | b);
 	case F_STUCK_LOW:
 		return o & ~a;
 	case F_STUCK_HIGH:
 		return o | a;
+	case F_STUCK_TWO:
+		return (o & ~a) | b;
 	default:
 		return o;
 	}
@@ -208,6 +217,10 @@ static size_t sim_offset(const volatile void *p, unsigned int width)
 
 static void sim_trace(size_t off, unsigned int width, int store, uint64_t v)
 {
+	if (store)
+		sim.stores[width]++;
+	else
+		sim.loads[width]++;
 	sim.hash = mix64(sim.hash ^ (off << 8 | width << 1 | (size_t)store));
 	sim.hash = mix64(sim.hash ^ v);
 	sim.clock++;
@@ -292,7 +305,7 @@ static void on_end(void *ctx, const char *test, enum memtest_result res,
 	assert_true(i >= 0);
 	assert_true(seconds >= 0);
 	o->res[i] = res;
-	o->ran[i] = 1;
+	o->ran[i]++;
 }
 
 static int on_progress(void *ctx, uint64_t done, uint64_t total)
@@ -316,13 +329,13 @@ static void sim_reset(const struct fault *f, unsigned int width)
 	memset(area, GUARD_BYTE, sizeof(area));
 }
 
-static void run_sim(struct outcome *o, const struct fault *f,
-		    unsigned int width, uint64_t tests, uint64_t seed,
-		    uint64_t max_errors)
+static void run_loops(struct outcome *o, const struct fault *f,
+		      unsigned int width, uint64_t tests, uint64_t seed,
+		      uint64_t max_errors, unsigned int loops)
 {
 	struct memtest_params p = {
 		.base = REGION, .phys = PHYS, .size = SIM_SIZE,
-		.width = width, .tests = tests, .loops = 1, .seed = seed,
+		.width = width, .tests = tests, .loops = loops, .seed = seed,
 		.max_errors = max_errors,
 	};
 	struct memtest_callbacks cb = {
@@ -341,6 +354,13 @@ static void run_sim(struct outcome *o, const struct fault *f,
 		assert_int_equal(area[i], GUARD_BYTE);
 		assert_int_equal(area[GUARD + SIM_SIZE + i], GUARD_BYTE);
 	}
+}
+
+static void run_sim(struct outcome *o, const struct fault *f,
+		    unsigned int width, uint64_t tests, uint64_t seed,
+		    uint64_t max_errors)
+{
+	run_loops(o, f, width, tests, seed, max_errors, 1);
 }
 
 static uint64_t all_tests(void)
@@ -404,7 +424,7 @@ static void test_fault_free(void **state)
 				     !strcmp(memtest_tests[t].name,
 					     "16bit-writes") ? 2 : 0;
 
-			assert_true(o.ran[t]);
+			assert_int_equal(o.ran[t], 1);
 			assert_int_equal(o.res[t], narrow >= (int)widths[i] ?
 					 MEMTEST_SKIP : MEMTEST_PASS);
 		}
@@ -469,13 +489,12 @@ static void test_cell_bit(void **state)
 	assert_text(&o, "data bit 2 stuck at 1");
 }
 
-static void test_address_short(void **state)
+static void check_short(enum fault_kind k, unsigned int width)
 {
-	struct fault f = { .kind = F_SHORT, .line = 9, .line2 = 11 };
+	struct fault f = { .kind = k, .line = 9, .line2 = 11 };
 	struct outcome o = { 0 };
 
-	(void)state;
-	run_sim(&o, &f, 8, 1ULL << T("address-bus"), 1, 0);
+	run_sim(&o, &f, width, 1ULL << T("address-bus"), 1, 0);
 	assert_int_equal(o.res[T("address-bus")], MEMTEST_FAIL);
 	assert_true(o.s.addr_shorted == (1ULL << 9 | 1ULL << 11));
 	assert_true(o.s.addr_stuck == 0);
@@ -484,6 +503,15 @@ static void test_address_short(void **state)
 	/* aliasing is not a data-bit failure */
 	assert_true((o.s.bits_low | o.s.bits_high) == 0);
 	assert_string_equal(o.text, "address line A9 shorted to A11\n");
+}
+
+static void test_address_short(void **state)
+{
+	(void)state;
+	check_short(F_SHORT, 8);
+	check_short(F_SHORT, 2);
+	check_short(F_SHORT_AND, 8);
+	check_short(F_SHORT_AND, 1);
 }
 
 static void check_stuck_line(enum fault_kind k)
@@ -500,9 +528,18 @@ static void check_stuck_line(enum fault_kind k)
 
 static void test_address_stuck(void **state)
 {
+	struct fault f = { .kind = F_STUCK_TWO, .line = 5, .line2 = 12 };
+	struct outcome o = { 0 };
+
 	(void)state;
 	check_stuck_line(F_STUCK_LOW);
 	check_stuck_line(F_STUCK_HIGH);
+	/* two stuck lines alias offset 0 as a wired-AND short does: not one */
+	run_sim(&o, &f, 8, 1ULL << T("address-bus"), 1, 0);
+	assert_true(o.s.addr_stuck == (1ULL << 5 | 1ULL << 12));
+	assert_true(o.s.addr_shorted == 0);
+	assert_string_equal(o.text, "address line A5 stuck (high or low)\n"
+			    "address line A12 stuck (high or low)\n");
 }
 
 /*
@@ -603,6 +640,61 @@ static void test_matrix(void **state)
 }
 
 /* ---- the run itself --------------------------------------------------- */
+
+/*
+ * Every access is one of exactly the width, but for the narrow stores of
+ * the 8- and 16-bit write tests: 1 or 2 bytes, one per piece of a word
+ */
+static void test_access_widths(void **state)
+{
+	static const unsigned int widths[] = { 1, 2, 4, 8 };
+	uint64_t narrow = 1ULL << T("8bit-writes") | 1ULL << T("16bit-writes");
+	uint64_t half;
+	struct outcome o = { 0 };
+	unsigned int i, k;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		run_sim(&o, NULL, widths[i], all_tests() & ~narrow, 1, 0);
+		for (k = 1; k <= 8; k++)
+			if (k != widths[i])
+				assert_true(sim.loads[k] + sim.stores[k] == 0);
+	}
+	half = SIM_SIZE / 2 / 8;	/* words in each half at width 8 */
+	run_sim(&o, NULL, 8, 1ULL << T("8bit-writes"), 1, 0);
+	assert_true(sim.stores[1] == 2 * half * 8);	/* both swaps */
+	assert_true(sim.stores[8] == 2 * half);
+	assert_true(sim.loads[8] == 2 * 2 * half);
+	assert_true(sim.loads[1] + sim.loads[2] + sim.stores[2] == 0);
+	run_sim(&o, NULL, 4, 1ULL << T("16bit-writes"), 1, 0);
+	half = SIM_SIZE / 2 / 4;
+	assert_true(sim.stores[2] == 2 * half * 2);
+	assert_true(sim.loads[1] + sim.loads[2] + sim.stores[1] == 0);
+}
+
+/* Each loop runs each test again, with other random values */
+static void test_loops(void **state)
+{
+	static unsigned char first[SIM_SIZE];
+	uint64_t tests = 1ULL << T("random") | 1ULL << T("solid-bits");
+	struct outcome o = { 0 };
+	uint64_t total;
+
+	(void)state;
+	run_loops(&o, NULL, 8, tests, 3, 0, 1);
+	total = o.total;
+	run_loops(&o, NULL, 8, 1ULL << T("random"), 3, 0, 1);
+	memcpy(first, REGION, SIM_SIZE);
+	run_loops(&o, NULL, 8, tests, 3, 0, 3);
+	assert_int_equal(o.ran[T("random")], 3);
+	assert_int_equal(o.ran[T("solid-bits")], 3);
+	assert_true(o.total == 3 * total && o.done == o.total);
+	assert_int_equal(o.s.tests_run, 6);
+	/* the second loop's random values are not the first's */
+	run_loops(&o, NULL, 8, 1ULL << T("random"), 3, 0, 2);
+	assert_int_equal(o.rc, 0);
+	assert_true(memcmp(first, REGION, SIM_SIZE) != 0);
+}
 
 static void test_same_seed(void **state)
 {
@@ -755,6 +847,8 @@ int main(void)
 		cmocka_unit_test(test_coupling),
 		cmocka_unit_test(test_retention),
 		cmocka_unit_test(test_matrix),
+		cmocka_unit_test(test_access_widths),
+		cmocka_unit_test(test_loops),
 		cmocka_unit_test(test_same_seed),
 		cmocka_unit_test(test_max_errors),
 		cmocka_unit_test(test_progress_stop),
