@@ -102,7 +102,7 @@ static uint64_t bit(unsigned int n)
 
 /* A mismatch at byte offset off; non-zero when the run must stop */
 static COLD int mismatch(struct memtest_run *r, size_t off, uint64_t e,
-		       uint64_t v)
+			 uint64_t v)
 {
 	const struct memtest_callbacks *cb = r->cb;
 
@@ -116,7 +116,7 @@ static COLD int mismatch(struct memtest_run *r, size_t off, uint64_t e,
 
 /* A data mismatch: its bits go into the per-bit summary too */
 static COLD int data_fail(struct memtest_run *r, size_t off, uint64_t e,
-		     uint64_t v)
+			  uint64_t v)
 {
 	r->s->bits_low |= e & ~v;
 	r->s->bits_high |= ~e & v;
