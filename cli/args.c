@@ -33,6 +33,10 @@ int region_arg(const struct options *o, const char *cmd, const char *text,
 		pf_error("%s: %s", cmd, msg);
 		return EXIT_USAGE;
 	}
+	if (r.kind == REGION_CONFIG && (flags & REGION_NO_CONFIG)) {
+		pf_error("%s: '%s' is PCI configuration space, whose registers are no memory; %s takes memory or a BAR", cmd, text, cmd);
+		return EXIT_USAGE;
+	}
 	if (r.kind != REGION_PHYS)
 		return pci_locate(o, cmd, &r, flags & REGION_WRITES, x);
 	if ((flags & REGION_NEED_SIZE) && !r.has_size) {

@@ -16,6 +16,7 @@
 #define CMD_SUM		(OPT_GIVEN_SUM << CMD_OPT_SHIFT)
 #define CMD_JSON	(OPT_GIVEN_JSON << CMD_OPT_SHIFT)
 #define CMD_BATCH	(OPT_GIVEN_BATCH << CMD_OPT_SHIFT)
+#define CMD_MEMTEST	(OPT_GIVEN_MEMTEST << CMD_OPT_SHIFT)
 
 struct command {
 	const char *name;
@@ -60,9 +61,11 @@ int cmd_sum(struct options *o, char **argv);
 int cmd_copy(struct options *o, char **argv);
 int cmd_poll(struct options *o, char **argv);
 int cmd_batch(struct options *o, char **argv);
+int cmd_memtest(struct options *o, char **argv);
 
 #define REGION_NEED_SIZE	1	/* a plain START is an error */
 #define REGION_WRITES		2	/* the command writes into it */
+#define REGION_NO_CONFIG	4	/* configuration space is refused */
 
 /* REGION argument of cmd: physical or a PCI location, resolved */
 int region_arg(const struct options *o, const char *cmd, const char *text,

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "memtest.h"
 #include "msg.h"
 #include "region.h"
 
@@ -36,14 +37,16 @@ const struct command commands[] = {
 	{ "sum", "REGION...", "crc32 (zlib's, U-Boot's) or sha256 of each REGION: HEX  REGION lines as sha256sum; --expect=HEX: exit 5 unless all are HEX", 1, INT_MAX, CMD_SUM | CMD_JSON, cmd_sum },
 	{ "copy", "SRC DST", "copy region SRC to DST (a region of its size, or a start), overlaps as memmove", 2, 2, 0, cmd_copy },
 	{ "poll", "ADDR MASK VALUE", "read until (value & MASK) == VALUE (--not: !=), print the last value; exit 5 after --timeout", 3, 3, CMD_POLL | CMD_JSON, cmd_poll },
-	{ "batch", "[FILE]", "one command line a line of FILE (- or none: stdin), all checked before the first runs", 0, 1, CMD_BATCH | CMD_POLL | CMD_DIFFS | CMD_SUM | CMD_JSON, cmd_batch },
+	{ "memtest", "REGION", "test the memory of REGION: U-Boot's bus tests, memtester's tests, moving inversions (--tests); a line a test, each failure as ADDR EXPECTED ACTUAL XOR, the failing data bits and address lines in words; exit 5 when any", 1, 1, CMD_MEMTEST, cmd_memtest },
+	{ "batch", "[FILE]", "one command line a line of FILE (- or none: stdin), all checked before the first runs", 0, 1, CMD_BATCH | CMD_POLL | CMD_DIFFS | CMD_SUM | CMD_JSON | CMD_MEMTEST, cmd_batch },
 	{ NULL, NULL, NULL, 0, 0, 0, NULL },
 };
 
 enum {
 	OPT_NO_LOAD = 256, OPT_SYSFS, OPT_TIMEOUT, OPT_INTERVAL, OPT_NOT,
 	OPT_MAX_DIFFS, OPT_ALGO, OPT_EXPECT, OPT_JSON, OPT_KEEP_GOING,
-	OPT_PROGRESS, OPT_NO_PROGRESS,
+	OPT_PROGRESS, OPT_NO_PROGRESS, OPT_TESTS, OPT_LOOPS, OPT_SEED,
+	OPT_MAX_ERRORS,
 };
 
 static const struct argp_option options[] = {
@@ -79,7 +82,7 @@ static const struct argp_option options[] = {
 	  "Say what is mapped: PFNs, pages, cache types", 5 },
 	{ "quiet", 'q', NULL, 0, "No warnings, only errors", 5 },
 	{ "progress", OPT_PROGRESS, NULL, 0,
-	  "Show the progress of dump, hexdump, fill, load, cmp, sum and copy after a second even when standard error is no terminal (a line each second) or with -q", 5 },
+	  "Show the progress of dump, hexdump, fill, load, cmp, sum, copy and memtest after a second even when standard error is no terminal (a line each second) or with -q", 5 },
 	{ "no-progress", OPT_NO_PROGRESS, NULL, 0,
 	  "Never a progress line; when both are given, the last of --progress and --no-progress counts", 5 },
 	{ NULL, 0, NULL, 0, "Checks and scripts:", 6 },
@@ -97,6 +100,13 @@ static const struct argp_option options[] = {
 	{ "json", OPT_JSON, NULL, 0, "One JSON object a result line", 6 },
 	{ "keep-going", OPT_KEEP_GOING, NULL, 0,
 	  "batch: run on after a failing line; exit with the first failure's status", 6 },
+	{ "tests", OPT_TESTS, "LIST", 0,
+	  "memtest: the tests to run, by name, comma-separated; all, default (all but bit-flip and block-seq)", 6 },
+	{ "loops", OPT_LOOPS, "N", 0, "memtest: run the tests N times (default 1)", 6 },
+	{ "seed", OPT_SEED, "N", 0,
+	  "memtest: seed of the random values (default: a new one, printed); the same seed repeats a run exactly", 6 },
+	{ "max-errors", OPT_MAX_ERRORS, "N", 0,
+	  "memtest: stop after N failures (default 100; 0: never)", 6 },
 	{ NULL, 0, NULL, 0, NULL, 0 },
 };
 
@@ -207,7 +217,7 @@ static const char *commands_with(unsigned int flag)
 /* The options of OPT_GIVEN_*, as the message names them */
 static const char *const given_names[] = {
 	"--timeout, --interval and --not", "--max-diffs", "--algo and --expect",
-	"--json", "--keep-going",
+	"--json", "--keep-going", "--tests, --loops, --seed and --max-errors",
 };
 
 /* An option given to a command that has no use for it */
@@ -243,6 +253,35 @@ static void check_all(const struct parsed *p, struct argp_state *state)
 		argp_failure(state, EXIT_USAGE, 0, "-o is for %s, not %s", commands_with(CMD_OUTPUT), c->name);
 	else
 		check_given(p, state);
+}
+
+/* --tests=LIST; the message lists every name, longer than a region's */
+static void parse_tests(const char *arg, struct options *o,
+			struct argp_state *state)
+{
+	char msg[1024];
+
+	if (memtest_parse_list(arg, &o->mt_tests, msg, sizeof(msg)))
+		argp_failure(state, EXIT_USAGE, 0, "--tests: %s", msg);
+	o->given |= OPT_GIVEN_MEMTEST;
+}
+
+/* --loops (1 to 2^32 - 1), --seed, --max-errors */
+static void parse_memtest_number(int key, const char *arg, struct options *o,
+				 struct argp_state *state)
+{
+	const char *name = key == OPT_LOOPS ? "--loops" :
+			   key == OPT_SEED ? "--seed" : "--max-errors";
+	uint64_t *val = key == OPT_LOOPS ? &o->loops :
+			key == OPT_SEED ? &o->seed : &o->max_errors;
+	char msg[REGION_ERR_MAX];
+
+	if (parse_number(arg, name, val, msg, sizeof(msg)))
+		argp_failure(state, EXIT_USAGE, 0, "%s", msg);
+	else if (key == OPT_LOOPS && (!*val || *val > UINT_MAX))
+		argp_failure(state, EXIT_USAGE, 0, "--loops=%s: a count from 1 to %u", arg, UINT_MAX);
+	o->seed_set |= key == OPT_SEED;
+	o->given |= OPT_GIVEN_MEMTEST;
 }
 
 static int parse_opt(int key, char *arg, struct argp_state *state)
@@ -331,6 +370,14 @@ static int parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_KEEP_GOING:
 		p->o.keep_going = true;
 		p->o.given |= OPT_GIVEN_BATCH;
+		break;
+	case OPT_TESTS:
+		parse_tests(arg, &p->o, state);
+		break;
+	case OPT_LOOPS:
+	case OPT_SEED:
+	case OPT_MAX_ERRORS:
+		parse_memtest_number(key, arg, &p->o, state);
 		break;
 	case ARGP_KEY_ARG:
 		p->cmd = find_command(arg, state);
@@ -428,10 +475,12 @@ static void check_stdout_at_exit(void)
 int main(int argc, char **argv)
 {
 	struct parsed p = { .o = { .width = 4, .cache = CACHE_AUTO,
-				   .timeout_ns = 1000000000, .max_diffs = 10 } };
+				   .timeout_ns = 1000000000, .max_diffs = 10,
+				   .loops = 1, .max_errors = 100 } };
 	int r;
 
 	argv[0] = (char *)"pfnmap";	/* messages name the program, not its path */
+	p.o.mt_tests = memtest_default_set();
 	atexit(check_stdout_at_exit);
 	argp_err_exit_status = EXIT_USAGE;
 	argp_parse(&argp, argc, argv, 0, NULL, &p);

@@ -946,8 +946,12 @@ static void list_error(const char *name, size_t len, char *err,
 	unsigned int i;
 	int k;
 
-	k = snprintf(err, errlen, "unknown test '%.*s'; the tests are all, "
-		     "default", (int)len, name);
+	if (!len)
+		k = snprintf(err, errlen, "an empty name (a comma too many, or "
+			     "none given); the tests are all, default");
+	else
+		k = snprintf(err, errlen, "unknown test '%.*s'; the tests are "
+			     "all, default", (int)len, name);
 	for (i = 0; i < memtest_ntests && k >= 0 && (size_t)k < errlen; i++) {
 		n = (size_t)k;
 		k = snprintf(err + n, errlen - n, ", %s",

@@ -45,6 +45,7 @@ enum sum_algo {
 #define OPT_GIVEN_SUM		0x4	/* --algo, --expect */
 #define OPT_GIVEN_JSON		0x8	/* --json */
 #define OPT_GIVEN_BATCH		0x10	/* --keep-going */
+#define OPT_GIVEN_MEMTEST	0x20	/* --tests, --loops, --seed, --max-errors */
 
 struct options {
 	unsigned int width;		/* access width in bytes: 1, 2, 4, 8 */
@@ -73,6 +74,12 @@ struct options {
 	const char *expect_sum;		/* --expect=HEX, checked by sum */
 	bool json;			/* --json: one JSON object a result */
 	bool keep_going;		/* batch --keep-going */
+	/* memtest */
+	uint64_t mt_tests;		/* --tests: a set of memtest_tests[] */
+	uint64_t loops;			/* --loops */
+	uint64_t seed;			/* --seed */
+	bool seed_set;
+	uint64_t max_errors;		/* --max-errors; 0: no limit */
 	unsigned int given;		/* OPT_GIVEN_* of the options above */
 	const char *pci_method;		/* -A */
 	char *pci_params[16];		/* -O NAME=VALUE */

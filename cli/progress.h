@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The progress line of a long job (dump, hexdump, fill, load, cmp, sum,
- * copy) on standard error: bytes done of the total, the average rate, the
+ * copy, memtest) on standard error: bytes done of the total, the average rate, the
  * time left. On a terminal it appears once the job has run for a second,
  * is redrawn in place four times a second and is cleared at the end;
  * elsewhere only with --progress, a line of its own each second.

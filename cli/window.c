@@ -193,13 +193,13 @@ static int settle(struct mapping *m, bool store)
 	}
 	m->settled = true;
 	m->applied = applied;
-	m->exact = applied != PFNMAP_CACHE_WB;
+	m->exact = applied != PFNMAP_CACHE_WB || m->whole;
 	if (!m->exact) {
 		pf_info("%s: the kernel applied %s: %s", m->cmd, applied_name(applied), m->single ? "one access" : "bulk copies");
 		return 0;
 	}
-	pf_info("%s: the kernel applied %s: %u-bit %s", m->cmd, applied_name(applied), 8 * m->width, store ? "stores" : "loads");
-	return check_width_aligned(m->cmd, m->x, m->width, store ? "uncached stores" : "uncached loads");
+	pf_info("%s: the kernel applied %s: %u-bit %s", m->cmd, applied_name(applied), 8 * m->width, m->whole ? "loads and stores" : store ? "stores" : "loads");
+	return check_width_aligned(m->cmd, m->x, m->width, m->whole ? "its accesses" : store ? "uncached stores" : "uncached loads");
 }
 
 /* The extent as a whole must lie within the CPU's physical address bits */
@@ -490,4 +490,50 @@ int map_write_value(struct mapping *m, uint64_t value)
 	if (m->x->is_config)
 		return config_write_value(m, value);
 	return one_value(m, &t);
+}
+
+/*
+ * The whole extent in one mapping, for memtest: its address-bus test
+ * walks offsets up to the region's size, so every byte must be mapped at
+ * once. An extent larger than the address space left fails in mmap.
+ */
+static int map_all(struct mapping *m)
+{
+	uint64_t mask = (1ULL << page_shift()) - 1;
+	uint64_t last = m->x->start + (m->x->size - 1);
+	uint64_t len = (last | mask) - (m->x->start & ~mask) + 1;
+	void *base;
+
+	if (check_reach(m))
+		return EXIT_REFUSED;
+	if (len > SIZE_MAX)
+		return target_mmap_error(m->t, ENOMEM, m->x->start, m->x->size);
+	m->map_phys = m->x->start & ~mask;
+	m->maplen = (size_t)len;
+	base = mmap(NULL, m->maplen, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, m->t->fd, (off_t)(m->map_phys - m->t->file_base));
+	if (base == MAP_FAILED) {
+		m->maplen = 0;
+		return target_mmap_error(m->t, errno, m->map_phys, len);
+	}
+	m->base = base;
+	return settle(m, true);
+}
+
+int map_whole(struct mapping *m, int (*fn)(void *ctx, volatile void *p),
+	      void *ctx, int *ret)
+{
+	volatile void *p;
+	int r;
+
+	m->whole = true;
+	r = map_all(m);
+	if (r)
+		return r;
+	p = m->base + (m->x->start - m->map_phys);
+	if (sigsetjmp(guard_env, 0))
+		return fault_caught(m);
+	guard_armed = 1;
+	*ret = fn(ctx, p);
+	guard_armed = 0;
+	return 0;
 }

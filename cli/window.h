@@ -45,6 +45,7 @@ struct mapping {
 	const struct extent *x;
 	unsigned int width;
 	bool single;			/* one access: read or write a value */
+	bool whole;			/* map_whole: exact-width on any type */
 	/* the window mapped now */
 	unsigned char *base;
 	size_t maplen;
@@ -84,6 +85,13 @@ int map_write(struct mapping *m, uint64_t off, const void *src, size_t len,
 	      size_t *done);
 /* value, of the mapping's width, over the whole extent */
 int map_fill(struct mapping *m, uint64_t value);
+/*
+ * The whole extent mapped at once (not a window at a time) and fn called
+ * with its first byte, the bus-error guard armed, every access exact-width
+ * whatever the cache type; *ret is what fn returned. memtest.
+ */
+int map_whole(struct mapping *m, int (*fn)(void *ctx, volatile void *p),
+	      void *ctx, int *ret);
 /* One access of the mapping's width at the extent's start */
 int map_read_value(struct mapping *m, uint64_t *value);
 int map_write_value(struct mapping *m, uint64_t value);

@@ -125,12 +125,12 @@ _pfnmap()
 	local cur prev words cword split
 	_init_completion -s -n : || return
 
-	local commands="dump hexdump fill load read write set clear expect info bars cmp sum copy poll batch"
+	local commands="dump hexdump fill load read write set clear expect info bars cmp sum copy poll memtest batch"
 	local longopts="--cache= --force --dry-run --width= --output= --device=
 		--module= --no-load --machine --sysfs --quiet --verbose --help
 		--max-diffs= --algo= --expect= --json
 		--usage --version --timeout= --interval= --not --keep-going
-		--progress --no-progress"
+		--progress --no-progress --tests= --loops= --seed= --max-errors="
 	local shortopts="-c -f -n -w -o -D -m -A -M -O -q -v -? -V"
 
 	case $prev in
@@ -155,6 +155,15 @@ _pfnmap()
 		local d="1ms 10ms 100ms 1s"
 		[[ $prev == --timeout ]] && d+=" 10s forever"
 		mapfile -t COMPREPLY < <(compgen -W "$d" -- "$cur")
+		return
+		;;
+	--tests)
+		# a comma-separated list: complete the name after the last comma
+		local done="" names="all default data-bus address-bus stuck-address random xor sub mul div or and seqinc solid-bits block-seq checkerboard bit-spread bit-flip walking-ones walking-zeros 8bit-writes 16bit-writes moving-inversions"
+		[[ $cur == *,* ]] && done=${cur%,*},
+		mapfile -t COMPREPLY < <(compgen -P "$done" -W "$names" \
+			-- "${cur##*,}")
+		compopt -o nospace
 		return
 		;;
 	-A)
@@ -192,7 +201,7 @@ _pfnmap()
 			skip=0
 		elif [[ $w == -- ]]; then
 			continue
-		elif [[ $w == @(-c|-w|-o|-D|-m|-A|-O|--cache|--width|--output|--device|--module|--timeout|--interval) ]]; then
+		elif [[ $w == @(-c|-w|-o|-D|-m|-A|-O|--cache|--width|--output|--device|--module|--timeout|--interval|--tests|--loops|--seed|--max-errors) ]]; then
 			skip=1
 		elif [[ $w == -* ]]; then
 			continue
@@ -218,7 +227,7 @@ _pfnmap()
 	,*)
 		mapfile -t COMPREPLY < <(compgen -W "$commands" -- "$cur")
 		;;
-	dump,0 | hexdump,0 | info,0 | fill,0 | load,0 | read,0 | write,0 | set,0 | clear,0 | expect,0 | cmp,[01] | sum,* | copy,[01] | poll,0)
+	dump,0 | hexdump,0 | info,0 | fill,0 | load,0 | read,0 | write,0 | set,0 | clear,0 | expect,0 | cmp,[01] | sum,* | copy,[01] | poll,0 | memtest,0)
 		mapfile -t COMPREPLY < <(compgen -W "$(_pfnmap_bars)" -- "$cur")
 		__ltrim_colon_completions "$cur"
 		;;

@@ -130,7 +130,7 @@ function __pfnmap_args
     for w in $tokens[2..-1]
         if test $skip = 1
             set skip 0
-        else if contains -- $w -c -w -o -D -m -A -O --cache --width --output --device --module --timeout --interval
+        else if contains -- $w -c -w -o -D -m -A -O --cache --width --output --device --module --timeout --interval --tests --loops --seed --max-errors
             set skip 1
         else if string match -q -- '-*' $w
             continue
@@ -168,9 +168,10 @@ complete -c pfnmap -n __pfnmap_needs_command -a copy -d 'copy a region, overlaps
 complete -c pfnmap -n __pfnmap_needs_command -a info -d 'PFNs, pages, owner, RAM, cache type'
 complete -c pfnmap -n __pfnmap_needs_command -a bars -d 'PCI devices and their BARs'
 complete -c pfnmap -n __pfnmap_needs_command -a poll -d 'read until (value & MASK) == VALUE; exit 5 after --timeout'
+complete -c pfnmap -n __pfnmap_needs_command -a memtest -d 'test the memory of REGION; exit 5 when a test fails'
 complete -c pfnmap -n __pfnmap_needs_command -a batch -d 'one command line a line of FILE or stdin'
 
-complete -c pfnmap -n '__pfnmap_arg 1 dump hexdump info fill load read write set clear expect cmp sum copy poll' -a '(__pfnmap_bars)'
+complete -c pfnmap -n '__pfnmap_arg 1 dump hexdump info fill load read write set clear expect cmp sum copy poll memtest' -a '(__pfnmap_bars)'
 complete -c pfnmap -n '__pfnmap_arg 2 load' -F
 complete -c pfnmap -n '__pfnmap_arg 1 batch' -F
 complete -c pfnmap -n '__pfnmap_arg 1 bars' -a '(__pfnmap_devices)'
@@ -196,6 +197,10 @@ complete -c pfnmap -l no-progress -d 'No progress line, even on a terminal'
 complete -c pfnmap -s v -l verbose -d 'Say what is mapped: PFNs, pages, cache types'
 complete -c pfnmap -l json -d 'One JSON object a result line (read, expect, poll, cmp, sum, info, bars)'
 complete -c pfnmap -l keep-going -d 'batch: run on after a failing line'
+complete -c pfnmap -l tests -x -a 'all default data-bus address-bus stuck-address random xor sub mul div or and seqinc solid-bits block-seq checkerboard bit-spread bit-flip walking-ones walking-zeros 8bit-writes 16bit-writes moving-inversions' -d 'memtest: the tests to run, comma-separated'
+complete -c pfnmap -l loops -x -d 'memtest: run the tests N times'
+complete -c pfnmap -l seed -x -d 'memtest: seed of the random values'
+complete -c pfnmap -l max-errors -x -d 'memtest: stop after N failures (0: never)'
 complete -c pfnmap -s '?' -l help -d 'Give the help list'
 complete -c pfnmap -l usage -d 'Give a short usage message'
 complete -c pfnmap -s V -l version -d 'Print the program version'

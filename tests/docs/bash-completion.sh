@@ -57,7 +57,7 @@ comp()
 	printf '%s\n' "${COMPREPLY[@]}" | sed '/^$/d' | comp_words
 }
 
-commands='bars batch clear cmp copy dump expect fill hexdump info load poll read set sum write'
+commands='bars batch clear cmp copy dump expect fill hexdump info load memtest poll read set sum write'
 expect 'pfnmap ' "$commands"
 expect 'pfnmap -v ' "$commands"
 expect 'pfnmap he' hexdump
@@ -86,6 +86,10 @@ expect "pfnmap $o write " "$FAKE_BARS"
 # the commands that take an ADDR as write does, and poll's options
 expect_addr_commands
 expect 'pfnmap --tim' --timeout=
+# memtest: its test names, a comma-separated list; its region
+expect 'pfnmap --tests=walk' walking-ones walking-zeros
+expect 'pfnmap --tests=xor,walk' xor,walking-ones xor,walking-zeros
+expect "pfnmap $o --tests xor --seed 1 memtest " "$FAKE_BARS"
 expect "pfnmap $o fill 00:04.0/bar2 "
 expect "pfnmap $o write 0x1000 "
 expect "pfnmap $o dump 00:04.0/bar2 "

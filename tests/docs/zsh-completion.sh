@@ -50,7 +50,7 @@ comp()
 		comp_words
 }
 
-commands='bars batch clear cmp copy dump expect fill hexdump info load poll read set sum write'
+commands='bars batch clear cmp copy dump expect fill hexdump info load memtest poll read set sum write'
 expect 'pfnmap ' "$commands"
 expect 'pfnmap -v ' "$commands"
 expect 'pfnmap he' hexdump
@@ -76,6 +76,9 @@ expect "pfnmap $o write " "$FAKE_BARS"
 # the commands that take an ADDR as write does, and poll's options
 expect_addr_commands
 expect 'pfnmap --tim' --timeout
+# memtest: its test names, a comma-separated list; its region
+expect 'pfnmap --tests=walk' walking-ones walking-zeros
+expect "pfnmap $o --seed=1 memtest " "$FAKE_BARS"
 expect "pfnmap $o dump 00:04.0/bar2 "
 expect "pfnmap $o fill 00:04.0/bar2 "
 expect "pfnmap $o write 0x1000 "
