@@ -8,6 +8,12 @@
 # Each time is the best of BENCH_RUNS (3) wall-clock runs. The ratio column
 # is how many times faster pfnmap (or the formatter driver) is than the tool.
 #
+#   bench/bench.sh [--guest]
+#
+# --guest (or BENCH_ONLY=guest) runs bench/guest.sh instead: a QEMU guest
+# where pfnmap meets dd on /dev/mem and busybox devmem on hidden memory and
+# PCI BARs, in the same table format (its knobs are at its top).
+#
 # Environment:
 #   PFNMAP		the CLI (default ./build/cli/pfnmap)
 #   HEXDUMP_DRIVER	tests/hexdump-oracle driver binary: also time the
@@ -17,7 +23,7 @@
 #   BENCH_HEX_MB	hexdump data size in MiB (256; hexdump -C does ~6 MB/s)
 #   BENCH_BIG_MB	dump/fill data size in MiB (1024)
 #   BENCH_RUNS		runs per measurement (3)
-#   BENCH_ONLY		hexdump, dump or fill: only that group
+#   BENCH_ONLY		hexdump, dump or fill: only that group; guest: as --guest
 #   BENCH_DIR		where the data goes (/dev/shm)
 set -u
 export LC_ALL=C
@@ -28,6 +34,11 @@ hex_mb=${BENCH_HEX_MB:-256}
 big_mb=${BENCH_BIG_MB:-1024}
 runs=${BENCH_RUNS:-3}
 only=${BENCH_ONLY:-}
+
+if [ "${1:-}" = --guest ] || [ "$only" = guest ]; then
+	exec "$(dirname "$0")/guest.sh" "$pfnmap"
+fi
+[ $# = 0 ] || { echo "usage: $0 [--guest]" >&2; exit 2; }
 
 [ -x "$pfnmap" ] || { echo "note: no $pfnmap, pfnmap rows skipped"; pfnmap=; }
 [ -z "$driver" ] || [ -x "$driver" ] || { echo "no driver $driver"; exit 2; }

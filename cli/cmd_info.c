@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "iomem.h"
 #include "json.h"
+#include "pci.h"
 #include "region.h"
 
 static void print_owners(const struct iomem *io, const struct extent *r)
@@ -90,7 +91,7 @@ static void print_helper(void)
 static void print_bar(const struct pci_bar *b)
 {
 	printf("device: %s %04x:%04x %s\n", b->slot, b->vendor, b->device,
-	       b->names);
+	       pci_names(b));
 	printf("driver: %s\n", b->driver[0] ? b->driver : "none");
 	printf("bar: bar%u 0x%llx-0x%llx, size 0x%llx, %s-bit, %s\n", b->index,
 	       (unsigned long long)b->start,
@@ -113,7 +114,7 @@ static void print_range(const struct extent *r)
 static int print_config(const struct extent *x)
 {
 	printf("device: %s %04x:%04x %s\n", x->bar.slot, x->bar.vendor,
-	       x->bar.device, x->bar.names);
+	       x->bar.device, pci_names(&x->bar));
 	printf("driver: %s\n", x->bar.driver[0] ? x->bar.driver : "none");
 	printf("config: 0x%llx-0x%llx, size 0x%llx, in %llu bytes of configuration space, through libpci\n",
 	       (unsigned long long)x->start,

@@ -19,6 +19,7 @@
 #define CHUNK		(1024 * 1024)
 
 struct load {
+	struct source src;	/* first: take() gets it back as the load */
 	const struct options *o;
 	const struct extent *x;
 	const char *name;
@@ -28,6 +29,7 @@ struct load {
 	uint64_t got;		/* bytes read */
 	uint64_t done;		/* bytes written */
 	unsigned char *bounce;
+	bool in_place;		/* a regular file read straight into the region */
 };
 
 static ssize_t next_chunk(struct load *l, size_t want, const unsigned char **p)
@@ -47,6 +49,36 @@ static ssize_t next_chunk(struct load *l, size_t want, const unsigned char **p)
 	return n;
 }
 
+/*
+ * A regular file read straight into write-back memory. EFAULT (the kernel
+ * could not write there) ends it with the file where the copy stopped:
+ * the bounce buffer then finds the fault and its address.
+ */
+static ssize_t take(struct source *src, void *buf, size_t len)
+{
+	struct load *l = (struct load *)src;
+	size_t got = 0;
+	ssize_t n;
+
+	while (got < len) {
+		n = read(l->fd, (char *)buf + got, len - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EFAULT) {
+			src->efault = true;
+			break;
+		}
+		if (n < 0) {
+			pf_error("load: reading %s: %s", l->name, strerror(errno));
+			return -1;
+		}
+		if (!n)
+			break;
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
+}
+
 /* The input into the mapping, a chunk at a time, until it ends */
 static int load_input(struct load *l, struct mapping *m)
 {
@@ -57,6 +89,21 @@ static int load_input(struct load *l, struct mapping *m)
 
 	while (l->got < l->x->size) {
 		n = l->x->size - l->got < CHUNK ? (size_t)(l->x->size - l->got) : CHUNK;
+		if (l->in_place) {
+			r = map_write_in_place(m, l->done, n, &l->src, &wrote);
+			l->got += wrote;
+			l->done += wrote;
+			progress_advance(wrote);
+			if (r == MAP_NOT_IN_PLACE) {
+				l->in_place = false;
+				continue;
+			}
+			if (r)
+				return r < 0 ? EXIT_FAIL : r;
+			if (wrote < n)
+				return 0;
+			continue;
+		}
 		got = next_chunk(l, n, &src);
 		if (got < 0)
 			return EXIT_FAIL;
@@ -72,17 +119,25 @@ static int load_input(struct load *l, struct mapping *m)
 
 static int open_input(struct load *l, const char *path)
 {
+	struct stat st;
+
 	if (!path || !strcmp(path, "-")) {
 		l->fd = STDIN_FILENO;
 		l->name = "standard input";
-		return 0;
+	} else {
+		l->name = path;
+		l->fd = open(path, O_RDONLY | O_CLOEXEC);
 	}
-	l->name = path;
-	l->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (l->fd >= 0)
-		return 0;
-	pf_error("load: cannot open %s: %s", path, strerror(errno));
-	return EXIT_FAIL;
+	if (l->fd < 0) {
+		pf_error("load: cannot open %s: %s", path, strerror(errno));
+		return EXIT_FAIL;
+	}
+	/*
+	 * a regular file gives back on EFAULT exactly what it did not copy;
+	 * a pipe or a device need not
+	 */
+	l->in_place = !fstat(l->fd, &st) && S_ISREG(st.st_mode);
+	return 0;
 }
 
 /*
@@ -197,7 +252,7 @@ static int load(struct load *l)
 int cmd_load(struct options *o, char **argv)
 {
 	struct extent x;
-	struct load l = { .o = o, .x = &x, .fd = -1 };
+	struct load l = { .src = { .take = take }, .o = o, .x = &x, .fd = -1 };
 	int r = prepare(&l, argv, &x);
 
 	if (!r && !announce(o, "load", &x))

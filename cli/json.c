@@ -13,6 +13,7 @@
 
 #include "json.h"
 #include "msg.h"
+#include "pci.h"
 
 /* Set when an allocation failed since the last jout_print */
 static bool jout_failed;
@@ -237,6 +238,6 @@ void jout_pci_device(struct json_object *j, const struct pci_bar *b,
 		snprintf(id, sizeof(id), "%04x", (unsigned int)class & 0xffff);
 		jout_str(j, "class", id);
 	}
-	jout_str(j, "names", b->names);
+	jout_str(j, "names", pci_names(b));
 	jout_str(j, "driver", b->driver[0] ? b->driver : NULL);
 }

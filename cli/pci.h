@@ -27,6 +27,9 @@ int pci_locate(const struct options *o, const char *cmd,
  */
 const char *pci_last_warning(void);
 
+/* A BAR's vendor and device names (pci.ids), valid until the next call */
+const char *pci_names(const struct pci_bar *b);
+
 int cmd_bars(struct options *o, char **argv);
 
 #endif

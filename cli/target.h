@@ -25,7 +25,6 @@
 struct pci_bar {
 	char slot[16];			/* dddd:bb:dd.f */
 	unsigned int vendor, device;
-	char names[192];		/* vendor and device names (pci.ids) */
 	char driver[64];		/* bound driver, "" for none */
 	unsigned int index;		/* N of barN */
 	uint64_t start, size;

@@ -261,7 +261,9 @@ static int window_at(struct mapping *m, uint64_t phys, bool store,
 	return 0;
 }
 
-enum touch_kind { COPY_FROM, COPY_TO, FILL, READ_ONE, WRITE_ONE, HAND_OVER };
+enum touch_kind {
+	COPY_FROM, COPY_TO, FILL, READ_ONE, WRITE_ONE, HAND_OVER, TAKE_IN
+};
 
 /* One access to a window: what, where, and with which bytes */
 struct touch {
@@ -272,6 +274,8 @@ struct touch {
 	uint64_t value;			/* FILL, READ_ONE, WRITE_ONE */
 	struct sink *s;			/* HAND_OVER */
 	int r;				/* HAND_OVER: what the sink said */
+	struct source *src;		/* TAKE_IN */
+	ssize_t got;			/* TAKE_IN: what the source said */
 };
 
 /* The one place that picks exact-width or bulk access */
@@ -314,6 +318,10 @@ static void do_touch(const struct mapping *m, struct touch *t)
 		/* a fault at the start is reported there; write(2) gets EFAULT */
 		(void)*(const volatile unsigned char *)t->p;
 		t->r = t->s->put_in_place(t->s, t->p, t->n);
+		break;
+	case TAKE_IN:
+		/* read(2) fails with EFAULT where the kernel cannot write */
+		t->got = t->src->take(t->src, t->p, t->n);
 		break;
 	}
 }
@@ -430,6 +438,37 @@ int map_write(struct mapping *m, uint64_t off, const void *src, size_t len,
 		if (r)
 			return r;
 		*done += t.n;
+	}
+	return 0;
+}
+
+int map_write_in_place(struct mapping *m, uint64_t off, size_t len,
+		       struct source *src, size_t *done)
+{
+	struct touch t = { .kind = TAKE_IN, .src = src };
+	size_t avail;
+	int r;
+
+	*done = 0;
+	if (m->x->is_config)
+		return MAP_NOT_IN_PLACE;
+	while (*done < len) {
+		r = window_at(m, m->x->start + off + *done, true, &t.p, &avail);
+		if (r)
+			return r;
+		if (m->exact)
+			return MAP_NOT_IN_PLACE;
+		t.n = len - *done < avail ? len - *done : avail;
+		r = guarded(m, &t);
+		if (r)
+			return r;
+		if (t.got < 0)
+			return -1;
+		*done += (size_t)t.got;
+		if (src->efault)
+			return MAP_NOT_IN_PLACE;
+		if ((size_t)t.got < t.n)
+			return 0;
 	}
 	return 0;
 }

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "target.h"
 
@@ -38,6 +39,21 @@ struct sink {
 };
 
 #define SINK_EFAULT	(-3)
+
+/* Where map_write_in_place gets its bytes from */
+struct source {
+	/*
+	 * Up to len bytes read straight into buf, write-back memory in a
+	 * window: how many (fewer only at the end of the input), or -1
+	 * after a message. efault set: the kernel could not write buf, and
+	 * what was not counted was not taken from the input.
+	 */
+	ssize_t (*take)(struct source *s, void *buf, size_t len);
+	bool efault;
+};
+
+/* map_write_in_place: nothing more in place; map_write does the rest */
+#define MAP_NOT_IN_PLACE	(-4)
 
 struct mapping {
 	struct target *t;
@@ -83,6 +99,15 @@ int map_read_at(struct mapping *m, uint64_t off, void *dst, size_t len);
 /* len bytes at offset off into the extent; exact: whole units only */
 int map_write(struct mapping *m, uint64_t off, const void *src, size_t len,
 	      size_t *done);
+/*
+ * Up to len bytes at offset off into the extent, read by src straight into
+ * write-back memory: one copy, not a read into a buffer and another from
+ * it. *done: how many (fewer at the end of the input). MAP_NOT_IN_PLACE
+ * when the extent wants exact-width stores or src->efault is set; -1
+ * when src failed.
+ */
+int map_write_in_place(struct mapping *m, uint64_t off, size_t len,
+		       struct source *src, size_t *done);
 /* value, of the mapping's width, over the whole extent */
 int map_fill(struct mapping *m, uint64_t value);
 /*
