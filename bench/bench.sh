@@ -5,6 +5,7 @@
 #   hexdump: `pfnmap hexdump` vs `hexdump -C` and `xxd` (mixed and mostly-zero)
 #   dump:    `pfnmap dump` vs `cat` and `dd bs=1M`
 #   fill:    `pfnmap --width=64 fill ... 0` vs `dd if=/dev/zero conv=notrunc`
+#   memtest: `pfnmap memtest` vs memtester, memtester's tests and width
 # Each time is the best of BENCH_RUNS (3) wall-clock runs. The ratio column
 # is how many times faster pfnmap (or the formatter driver) is than the tool.
 #
@@ -23,7 +24,9 @@
 #   BENCH_HEX_MB	hexdump data size in MiB (256; hexdump -C does ~6 MB/s)
 #   BENCH_BIG_MB	dump/fill data size in MiB (1024)
 #   BENCH_RUNS		runs per measurement (3)
-#   BENCH_ONLY		hexdump, dump or fill: only that group; guest: as --guest
+#   BENCH_MEMTEST_MB	memtest region size in MiB (16; memtester does ~8 MB/s)
+#   BENCH_ONLY		hexdump, dump, fill or memtest: only that group;
+#			guest: as --guest
 #   BENCH_DIR		where the data goes (/dev/shm)
 set -u
 export LC_ALL=C
@@ -101,7 +104,7 @@ make_data() {
 
 # bench_hexdump FILE DESCRIPTION
 bench_hexdump() {
-	local file=$1 bytes ref= t range
+	local file=$1 bytes ref='' t range
 
 	bytes=$(stat -c %s "$file")
 	range=$(printf '0x0+0x%x' "$bytes")
@@ -145,7 +148,7 @@ for o in range(0, n, 1 << 20):
     m[o:o + (1 << 20)] = z'
 
 bench_dump() {
-	local file=$1 bytes ref= t
+	local file=$1 bytes ref='' t
 
 	bytes=$(stat -c %s "$file")
 	# /dev/null would let a tool write from memory it never reads
@@ -168,7 +171,7 @@ bench_dump() {
 }
 
 bench_fill() {
-	local file=$1 bytes ref= t
+	local file=$1 bytes ref='' t
 
 	bytes=$(stat -c %s "$file")
 	header "fill: zeroes over $((bytes >> 20)) MiB of a tmpfs file"
@@ -185,6 +188,33 @@ bench_fill() {
 	row "python3 mmap slice stores" "$bytes" "$t" "$ref"
 }
 
+# memtester's own test set, as pfnmap memtest names it (pfnmap(8))
+memtester_set=stuck-address,random,xor,sub,mul,div,or,and,seqinc,solid-bits
+memtester_set+=,block-seq,checkerboard,bit-spread,bit-flip,walking-ones
+memtester_set+=,walking-zeros,8bit-writes,16bit-writes
+
+# memtester on anonymous memory against pfnmap memtest on a tmpfs file of
+# the same size, with the same tests and memtester's width (its ULONG)
+bench_memtest() {
+	local mb=$1 bytes=$(($1 << 20)) ref='' t w
+
+	w=$(($(getconf LONG_BIT)))
+	header "memtest: memtester's 18 tests over $mb MiB, $w-bit"
+	if [ -n "$pfnmap" ]; then
+		truncate -s "${mb}M" "$tmp/mt"
+		ref=$(best "$pfnmap" --device="$tmp/mt" --width=$w --seed=1 \
+			--tests=$memtester_set memtest "0x0+${mb}M")
+		row "pfnmap memtest --device tmpfs" "$bytes" "$ref" "$ref"
+		rm -f "$tmp/mt"
+	fi
+	if ! command -v memtester > /dev/null; then
+		echo "  memtester: not installed (apt-get install memtester)"
+		return
+	fi
+	t=$(best memtester "${mb}M" 1)
+	row "memtester (anonymous memory)" "$bytes" "$t" "$ref"
+}
+
 echo "pfnmap benchmark: best of $runs runs; ratio = tool time / pfnmap time"
 echo "data in $tmp; $(nproc) CPUs; $(uname -r)"
 if [ -z "$only" ] || [ "$only" = hexdump ]; then
@@ -199,4 +229,7 @@ if [ -z "$only" ] || [ "$only" = dump ] || [ "$only" = fill ]; then
 	head -c $((big_mb << 20)) /dev/urandom > "$tmp/big"
 	[ "$only" = fill ] || bench_dump "$tmp/big"
 	[ "$only" = dump ] || bench_fill "$tmp/big"
+fi
+if [ -z "$only" ] || [ "$only" = memtest ]; then
+	bench_memtest "${BENCH_MEMTEST_MB:-16}"
 fi

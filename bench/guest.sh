@@ -13,10 +13,14 @@
 #	ivshmem's BAR2; edu's BAR0 dumped by pfnmap, dd and a `busybox devmem`
 #	loop. Printed in bench/bench.sh's table format.
 #
+#   memtest (bench/guest/memtest.sh): memtester -p on hidden memory
+#	(through /dev/mem, uncached) against `pfnmap memtest` with the same
+#	tests and width, uncached and write-back.
+#
 #   bench/guest.sh [CLI]	(or bench/bench.sh --guest)
 #
 # Environment:
-#   BENCH_GUEST		the parts to run: "batch bulk" (both)
+#   BENCH_GUEST		the parts to run: "batch bulk memtest" (all)
 #   BENCH_BATCH_OPS	operations in each batch (100000)
 #   BENCH_LOOP_OPS	processes in each shell loop (1000)
 #   BENCH_BULK_MB	MiB in each bulk region (64); also the size of both
@@ -26,6 +30,8 @@
 #			multiple of 4096, for dd bs=4K)
 #   BENCH_IVSHMEM_MB	ivshmem's backing file, BAR2's size (64: SeaBIOS puts
 #			it below 4 GiB; 2048 puts it above System RAM)
+#   BENCH_MEMTEST_MB	MiB that memtester and pfnmap memtest test (4; at
+#			most BENCH_BULK_MB)
 #   BENCH_TIMEOUT	seconds before QEMU is stopped (1800)
 #   KEEP=1		keep the work directory (console.log)
 set -u
@@ -35,13 +41,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../tests/vm/lib.sh"
 
 cli=${1:-$vm_top/build/cli/pfnmap}
-parts=${BENCH_GUEST:-batch bulk}
+parts=${BENCH_GUEST:-batch bulk memtest}
 mb=${BENCH_BULK_MB:-64}
 iv_mb=${BENCH_IVSHMEM_MB:-64}
 [ -x "$cli" ] || vm_die "no pfnmap at $cli; build it first"
 case " $parts " in
-*" batch "* | *" bulk "*) ;;
-*) vm_die "BENCH_GUEST='$parts': name batch, bulk or both" ;;
+*" batch "* | *" bulk "* | *" memtest "*) ;;
+*) vm_die "BENCH_GUEST='$parts': name batch, bulk, memtest or more" ;;
 esac
 if [ "$mb" -lt 1 ] || [ "$mb" -gt 1024 ]; then
 	vm_die "BENCH_BULK_MB=$mb: 1 to 1024 (MiB)"
@@ -60,9 +66,10 @@ top=$((8192 - mb))
 	printf 'BULK_MB=%s\nRUNS=%s\nREG_BYTES=%s\n' "$mb" \
 		"${BENCH_BULK_RUNS:-3}" "${BENCH_REG_BYTES:-4096}"
 	printf 'HIDDEN=0x180000000\nTOP=0x%x\n' $((top << 20))
+	printf 'MEMTEST_MB=%s\n' "${BENCH_MEMTEST_MB:-4}"
 } > "$work/env"
 # /init runs /guest.sh: the parts asked for, one after the other
-for p in batch bulk; do
+for p in batch bulk memtest; do
 	case " $parts " in *" $p "*) echo "/bin/sh /bench/$p.sh" ;; esac
 done > "$work/main.sh"
 truncate -s "${iv_mb}M" "$shm"
@@ -70,7 +77,9 @@ truncate -s "${iv_mb}M" "$shm"
 vm_build_module "$kver" "$work" > /dev/null
 vm_build_initrd "$kver" "$work" "$cli" "$work/main.sh" \
 	"$work/env:data/env" "$here/guest/batch.sh:bench/batch.sh" \
-	"$here/guest/bulk.sh:bench/bulk.sh"
+	"$here/guest/bulk.sh:bench/bulk.sh" \
+	"$here/guest/memtest.sh:bench/memtest.sh" \
+	"$(command -v memtester || echo /usr/sbin/memtester):bin/memtester"
 vm_qemu_start "$kver" "$work" "${BENCH_TIMEOUT:-1800}" \
 	"console=ttyS0 quiet panic=-1 tsc=unstable memmap=${mb}M\$0x180000000 mem=${top}M" \
 	-m 7G -smp 1 -device edu \
@@ -90,8 +99,11 @@ case " $parts " in *" bulk "*)
 		failed="$failed bulk"
 	fi
 esac
+case " $parts " in *" memtest "*)
+	grep -q 'MEMTEST-END' "$log" || failed="$failed memtest"
+esac
 if [ -n "$failed" ]; then
-	grep -E 'BENCH|BULK|pfnmap' "$log" >&2
+	grep -E 'BENCH|BULK|MEMTEST|pfnmap' "$log" >&2
 	vm_die "the guest benchmark failed ($failed)"
 fi
 
@@ -108,6 +120,31 @@ sed -n 's/^[0-9.]* BENCH \([a-z-]*\) \([0-9]*\) \([0-9.]*\)$/\1 \2 \3/p' \
 		printf "  batch reads vs busybox devmem loop: %.0fx\n", ops["batch-read"] / ops["devmem-read"]
 		printf "  batch reads vs pfnmap read loop:    %.0fx\n", ops["batch-read"] / ops["pfnmap-read"]
 		printf "  batch read-modify-writes vs pfnmap read loop: %.0fx\n", ops["batch-rmw"] / ops["pfnmap-read"]
+	}'
+esac
+
+case " $parts " in *" memtest "*)
+	echo
+	echo "memtest: memtester's 18 tests, 64-bit, on hidden memory in a TCG guest ($kver); ratio = memtester time / pfnmap time"
+	printf '  %-34s %11s %14s %9s\n' tool time throughput ratio
+	sed -n 's/^[0-9.]* \(MEMTEST[A-Z-]*\) /\1 /p' "$log" | awk '
+	$1 == "MEMTEST" { t[$2] = $4; b[$2] = $3 }
+	$1 == "MEMTEST-NA" { tl = $2; $1 = $2 = ""; na[tl] = $0 }
+	END {
+		label["memtester"] = "memtester -p ADDR (/dev/mem, uc)"
+		label["pfnmap-uc"] = "pfnmap -c uc -w 64 memtest"
+		label["pfnmap-wb"] = "pfnmap -c wb -w 64 memtest"
+		split("memtester pfnmap-uc pfnmap-wb", k, " ")
+		for (i = 1; i <= 3; i++) {
+			if (k[i] in na) {
+				printf "  %-34s cannot:%s\n", label[k[i]], na[k[i]]
+				continue
+			}
+			printf "  %-34s %9.3f s %9.1f MB/s", label[k[i]], t[k[i]], b[k[i]] / t[k[i]] / 1e6
+			if (i > 1 && t[k[i]] > 0 && t["memtester"] > 0)
+				printf " %8.1fx", t["memtester"] / t[k[i]]
+			printf "\n"
+		}
 	}'
 esac
 

@@ -57,18 +57,18 @@ passes() {
 # the middle MiB of the hidden 4, the MiB on each side filled with 0xa5
 pf -w 8 fill $H+4M 0xa5 || notok "filling the hidden memory"
 passes "memtest on hidden memory above 4 GiB, 1 MiB, 32-bit" 19 "" -- \
-	--seed=1 memtest $(hx $((H + 0x100000)))+1M
-sums=$(pf sum $H+1M $(hx $((H + 0x200000)))+1M | cut -d' ' -f1 | tr '\n' ' ')
+	--seed=1 memtest "$(hx $((H + 0x100000)))+1M"
+sums=$(pf sum $H+1M "$(hx $((H + 0x200000)))+1M" | cut -d' ' -f1 | tr '\n' ' ')
 if [ "$sums" = "$CRC_A5 $CRC_A5 " ]; then
 	ok "the MiB on each side still all 0xa5 (CRC-32 $CRC_A5, the host's zlib)"
 else
 	notok "the MiB on each side changed: CRC-32 $sums, want $CRC_A5 twice"
 fi
 passes "memtest on hidden memory, 256 KiB, 64-bit" 19 "" -- \
-	-w 64 memtest $(hx $((H + 0x300000)))+256K
+	-w 64 memtest "$(hx $((H + 0x300000)))+256K"
 # the 8-bit write test is skipped at width 8
 passes "memtest on hidden memory, 256 KiB, 8-bit" 17 "" -- \
-	-w 8 memtest $(hx $((H + 0x300000)))+256K
+	-w 8 memtest "$(hx $((H + 0x300000)))+256K"
 
 for c in uc wc; do
 	[ $c = uc ] && off=$IV_UC || off=$IV_WC
