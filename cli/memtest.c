@@ -969,7 +969,7 @@ int memtest_parse_list(const char *list, uint64_t *set, char *err,
 	size_t len;
 
 	*set = 0;
-	do {
+	for (;;) {
 		end = strchr(p, ',');
 		len = end ? (size_t)(end - p) : strlen(p);
 		one = name_set(p, len);
@@ -978,9 +978,10 @@ int memtest_parse_list(const char *list, uint64_t *set, char *err,
 			return -1;
 		}
 		*set |= one;
+		if (!end)
+			return 0;
 		p = end + 1;
-	} while (end);
-	return 0;
+	}
 }
 
 /* ---- a run ------------------------------------------------------------- */

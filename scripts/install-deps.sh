@@ -58,6 +58,8 @@ done
 # in conflict with every cross compiler (gcc-aarch64-linux-gnu below); -m32
 # needs only gcc-12-multilib
 pkgs=(build-essential cmake ninja-build pkg-config gcc-12-multilib valgrind
+      libc6-dbg:i386	# valgrind on build32's CLI, where i386 runs natively
+      memtester		# bench: memtest against memtester
       libpci-dev libkmod-dev libcmocka-dev
       libpci-dev:i386 libkmod-dev:i386 libcmocka-dev:i386
       zlib1g-dev libjson-c-dev libssl-dev	# sum's crc32, --json, sha256
