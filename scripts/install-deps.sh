@@ -34,8 +34,10 @@ add_backports() {
 }
 
 dpkg --add-architecture i386
-# arm64: only Debian's kernel headers, unpacked, for the W=1 module build
-# (scripts/arm64-module-check.sh)
+# arm64: Debian's kernel headers, unpacked, for the W=1 module build
+# (scripts/arm64-module-check.sh), and the :arm64 libraries of the CLI's
+# cross build (cmake/arm64-toolchain.cmake), whose tests run under
+# qemu-aarch64
 dpkg --add-architecture arm64
 add_backports
 # A mirror in the middle of a sync serves index files of the wrong size
@@ -64,21 +66,27 @@ pkgs=(build-essential cmake ninja-build pkg-config gcc-12-multilib valgrind
       libpci-dev:i386 libkmod-dev:i386 libcmocka-dev:i386
       zlib1g-dev libjson-c-dev libssl-dev	# sum's crc32, --json, sha256
       zlib1g-dev:i386 libjson-c-dev:i386 libssl-dev:i386
+      # the arm64 CLI and its unit tests (test.sh's build-arm64); they
+      # bring libc6-dev:arm64, the headers and libc aarch64-linux-gnu-gcc
+      # finds in the multiarch directories
+      libpci-dev:arm64 libkmod-dev:arm64 libcmocka-dev:arm64
+      zlib1g-dev:arm64 libjson-c-dev:arm64 libssl-dev:arm64
       bsdextrautils xxd kmod pciutils
-      qemu-user
+      qemu-user		# qemu-i386 and qemu-aarch64: build32's and
+			# build-arm64's tests
       linux-headers-amd64 linux-headers-686-pae:i386
       mandoc groff-base man-db bash-completion zsh fish dkms
       lintian	# scripts/ci-packages.sh: the packages lintian clean
       clang libclang-rt-14-dev	# libFuzzer, ASan, UBSan (tests/fuzz,
 				# test.sh's build-asan), build-matrix.sh
-      gcc-aarch64-linux-gnu)	# the module for arm64 (W=1)
+      gcc-aarch64-linux-gnu)	# the module (W=1) and the CLI for arm64
 [ $want_vm = 1 ] && pkgs+=(qemu-system-x86 busybox-static cpio xz-utils
 			   linux-image-amd64 linux-image-686-pae:i386)
 # Multi-Arch: same packages (libssl3, zlib1g, ...) must be the same version
-# in amd64 and i386. When bookworm-security's i386 list is the one that
-# failed above, amd64 sees a security update that i386 cannot follow; then
-# take bookworm's own versions for both (priority 990 over the 500 of
-# -security), which is what the i386 lists still agree on.
+# in amd64, i386 and arm64. When bookworm-security's i386 (or arm64) list
+# is the one that failed above, amd64 sees a security update that i386
+# cannot follow; then take bookworm's own versions for all (priority 990
+# over the 500 of -security), which is what the lists still agree on.
 if ! apt_get install --no-install-recommends "${pkgs[@]}"; then
 	echo "install-deps: install failed; again with bookworm's versions first (APT::Default-Release=bookworm)" >&2
 	if ! apt_get -o APT::Default-Release=bookworm install --no-install-recommends "${pkgs[@]}"; then
