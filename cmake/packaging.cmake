@@ -192,6 +192,31 @@ set(CPACK_DEBIAN_${_t}_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_${_t}_PACKAGE_SECTION admin)
 set(CPACK_DEBIAN_${_t}_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_${_t}_PACKAGE_RECOMMENDS pfnmap-dkms)
+# The architecture of the binary, not of the machine that built it: CPack
+# asks `dpkg --print-architecture`, amd64 on the amd64 host of a cross
+# build (cmake/arm64-toolchain.cmake), which would label arm64 binaries
+# amd64. dpkg-architecture names the Debian architecture of the
+# toolchain's multiarch triplet (aarch64-linux-gnu: arm64); dpkg-shlibdeps
+# already finds the libraries by the binary's own ELF machine.
+if(CMAKE_CROSSCOMPILING AND CMAKE_LIBRARY_ARCHITECTURE)
+	find_program(PFNMAP_DPKG_ARCHITECTURE dpkg-architecture)
+	set(_arch "")
+	if(PFNMAP_DPKG_ARCHITECTURE)
+		# stderr: a warning where the triplet is not dpkg's own
+		# (i386-linux-gnu for i686-linux-gnu); the answer is right
+		execute_process(COMMAND ${PFNMAP_DPKG_ARCHITECTURE}
+			-t ${CMAKE_LIBRARY_ARCHITECTURE} -qDEB_HOST_ARCH
+			OUTPUT_VARIABLE _arch OUTPUT_STRIP_TRAILING_WHITESPACE
+			ERROR_QUIET)
+	endif()
+	if(_arch)
+		set(CPACK_DEBIAN_${_t}_PACKAGE_ARCHITECTURE ${_arch})
+	else()
+		message(WARNING "pfnmap: no Debian architecture for "
+			"${CMAKE_LIBRARY_ARCHITECTURE} (dpkg-architecture, package "
+			"dpkg-dev): cpack would label the package with the host's")
+	endif()
+endif()
 set(CPACK_DEBIAN_${_t}_DESCRIPTION
 "see and poke physical memory and PCI BARs by page frame number
 pfnmap maps physical address ranges, such as memory hidden from the kernel

@@ -124,11 +124,40 @@ log "tests: build"
 run_tests build || status=1
 log "tests: build32"
 run_tests build32 || status=1
-# the unit, cli and pci tests under qemu-aarch64 (the shim's too: its
-# LD_PRELOAD goes to the CLI as qemu-aarch64 -E); the docs tests read only
-# --help and the sources: build runs them
+# the unit, cli, pci and shim tests under qemu-aarch64 (the shim's
+# LD_PRELOAD goes to the CLI as qemu-aarch64 -E): tests/expected-skips,
+# kind arm64-qemu; the docs tests are build's, as for build-asan below
 log "tests: build-arm64"
 run_tests build-arm64 '^(unit|cli|pci|shim)$' || status=1
+# its Debian package, made and checked, never installed (not on an amd64
+# host): Architecture arm64 (cmake/packaging.cmake), the AArch64 binary,
+# lintian clean as scripts/ci-packages.sh wants the amd64 one; ~10 s
+log "package: build-arm64"
+arm64_package() {
+	local debs deb tags
+
+	rm -f build-arm64/*.deb
+	(cd build-arm64 && cpack -G DEB) || return 1
+	debs=(build-arm64/pfnmap_*_arm64.deb)
+	deb=${debs[0]}
+	[ -e "$deb" ] || { echo "cpack made no pfnmap_*_arm64.deb" >&2; return 1; }
+	[ "$(dpkg-deb -f "$deb" Architecture)" = arm64 ] || {
+		echo "$deb: Architecture $(dpkg-deb -f "$deb" Architecture), not arm64" >&2
+		return 1
+	}
+	rm -rf build-arm64/deb-root
+	dpkg-deb -x "$deb" build-arm64/deb-root || return 1
+	[[ $(readelf -h build-arm64/deb-root/usr/bin/pfnmap) == *"Machine:"*AArch64* ]] || {
+		echo "$deb: usr/bin/pfnmap is no AArch64 binary" >&2
+		return 1
+	}
+	rm -rf build-arm64/deb-root
+	tags=$(lintian --fail-on error,warning,info --display-info \
+		--show-overrides "$deb") || return 1
+	[ -z "$tags" ] || { printf '%s\n' "$tags"; return 1; }
+	echo "$deb: Architecture arm64, AArch64, no lintian tags"
+}
+arm64_package || status=1
 # the docs tests read only --help and the sources: build runs them
 log "tests: build-asan"
 run_tests build-asan '^(unit|cli|pci|shim)$' || status=1
