@@ -12,8 +12,6 @@
 #include "msg.h"
 #include "region.h"
 
-#define HEX(w, v)	(2 * (int)(w)), (unsigned long long)(v)
-
 int rmw_value(const struct options *o, const char *cmd,
 	      const struct extent *x, uint64_t value, uint64_t mask)
 {

@@ -21,8 +21,6 @@
 #include "progress.h"
 #include "region.h"
 
-#define HEX(w, v)	(2 * (int)(w)), (unsigned long long)(v)
-
 struct cmp {
 	const struct options *o;
 	struct extent a, b;	/* b: a region, unless file is set */

@@ -57,24 +57,14 @@ static ssize_t next_chunk(struct load *l, size_t want, const unsigned char **p)
 static ssize_t take(struct source *src, void *buf, size_t len)
 {
 	struct load *l = (struct load *)src;
-	size_t got = 0;
-	ssize_t n;
+	size_t got;
+	int r = read_some(l->fd, buf, len, &got);
 
-	while (got < len) {
-		n = read(l->fd, (char *)buf + got, len - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EFAULT) {
-			src->efault = true;
-			break;
-		}
-		if (n < 0) {
-			pf_error("load: reading %s: %s", l->name, strerror(errno));
-			return -1;
-		}
-		if (!n)
-			break;
-		got += (size_t)n;
+	if (r && errno == EFAULT) {
+		src->efault = true;
+	} else if (r) {
+		pf_error("load: reading %s: %s", l->name, strerror(errno));
+		return -1;
 	}
 	return (ssize_t)got;
 }

@@ -17,15 +17,11 @@
 #include "msg.h"
 #include "progress.h"
 
-#define HEX(w, v)	(int)(2 * (w)), (unsigned long long)(v)
-
 struct mt_cli {
 	const struct options *o;
 	const struct extent *x;
 	struct memtest_params p;
 	struct memtest_summary s;
-	int status;			/* memtest_run's */
-	uint64_t shown;			/* failures printed */
 	bool progress;			/* progress_start done */
 	uint64_t progress_done;
 };
@@ -37,7 +33,6 @@ static void on_failure(void *ctx, const char *test, uint64_t phys,
 	unsigned int w = c->p.width;
 
 	progress_before_stdout();
-	c->shown++;
 	printf("%s: 0x%llx 0x%0*llx 0x%0*llx 0x%0*llx\n", test, (unsigned long long)phys, HEX(w, expected), HEX(w, actual), HEX(w, expected ^ actual));
 }
 
@@ -75,8 +70,7 @@ static int run_engine(void *ctx, volatile void *base)
 	};
 
 	c->p.base = base;
-	c->status = memtest_run(&c->p, &cb, &c->s);
-	return c->status;
+	return memtest_run(&c->p, &cb, &c->s);
 }
 
 /* The count, and the failing bits and lines in words, after the tests */

@@ -20,7 +20,6 @@
 #include "region.h"
 
 #define NS_PER_S	1000000000ULL
-#define HEX(w, v)	(2 * (int)(w)), (unsigned long long)(v)
 
 uint64_t poll_deadline(uint64_t start, uint64_t timeout)
 {

@@ -7,6 +7,9 @@
 #include "target.h"
 #include "window.h"
 
+/* printf's "%0*llx" arguments for a value of w bytes: 2 * w hex digits */
+#define HEX(w, v)	(2 * (int)(w)), (unsigned long long)(v)
+
 /* What a command is, for main.c's checks and --help */
 #define CMD_OUTPUT	0x1	/* writes to -o FILE */
 /* takes the options of OPT_GIVEN_*: CMD_POLL is OPT_GIVEN_POLL << 8 ... */

@@ -75,13 +75,13 @@ int out_write(struct output *out, const void *buf, size_t len)
 	return 0;
 }
 
-ssize_t read_full(int fd, void *buf, size_t len)
+int read_some(int fd, void *buf, size_t len, size_t *got)
 {
 	char *p = buf;
-	size_t got = 0;
 
-	while (got < len) {
-		ssize_t n = read(fd, p + got, len - got);
+	*got = 0;
+	while (*got < len) {
+		ssize_t n = read(fd, p + *got, len - *got);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -89,7 +89,14 @@ ssize_t read_full(int fd, void *buf, size_t len)
 			return -1;
 		if (!n)
 			break;
-		got += (size_t)n;
+		*got += (size_t)n;
 	}
-	return (ssize_t)got;
+	return 0;
+}
+
+ssize_t read_full(int fd, void *buf, size_t len)
+{
+	size_t got;
+
+	return read_some(fd, buf, len, &got) ? -1 : (ssize_t)got;
 }

@@ -30,5 +30,7 @@ int out_write(struct output *out, const void *buf, size_t len);
 
 /* Reads until len bytes or end of input; returns the count or -1 */
 ssize_t read_full(int fd, void *buf, size_t len);
+/* The same; on an error, -1 with errno, and *got what came before it */
+int read_some(int fd, void *buf, size_t len, size_t *got);
 
 #endif

@@ -213,13 +213,32 @@ static int check_reach(struct mapping *m)
 	return 0;
 }
 
+/* [first, last], both ends on page boundaries, mapped as m's window */
+static int map_range(struct mapping *m, uint64_t first, uint64_t last)
+{
+	uint64_t len = last - first + 1;
+	int prot = PROT_READ | (m->t->writable ? PROT_WRITE : 0);
+	void *base;
+
+	if (len > SIZE_MAX)
+		return target_mmap_error(m->t, ENOMEM, first, len);
+	m->map_phys = first;
+	m->maplen = (size_t)len;
+	base = mmap(NULL, m->maplen, prot, MAP_SHARED | MAP_POPULATE, m->t->fd, (off_t)(first - m->t->file_base));
+	if (base == MAP_FAILED) {
+		m->maplen = 0;
+		return target_mmap_error(m->t, errno, first, len);
+	}
+	m->base = base;
+	return 0;
+}
+
 static int map_window(struct mapping *m, uint64_t phys, bool store)
 {
 	uint64_t mask = (1ULL << page_shift()) - 1;
 	uint64_t last = m->x->start + (m->x->size - 1);
 	uint64_t wend = phys | (WINDOW_SIZE - 1);
-	int prot = PROT_READ | (m->t->writable ? PROT_WRITE : 0);
-	void *base;
+	int r;
 
 	if (!m->settled && check_reach(m))
 		return EXIT_REFUSED;
@@ -228,15 +247,8 @@ static int map_window(struct mapping *m, uint64_t phys, bool store)
 	unmap_window(m);
 	if (reuse_window(m, phys & ~mask, wend | mask))
 		return settle(m, store);
-	m->map_phys = phys & ~mask;
-	m->maplen = (size_t)((wend | mask) - m->map_phys + 1);
-	base = mmap(NULL, m->maplen, prot, MAP_SHARED | MAP_POPULATE, m->t->fd, (off_t)(m->map_phys - m->t->file_base));
-	if (base == MAP_FAILED) {
-		m->maplen = 0;
-		return target_mmap_error(m->t, errno, m->map_phys, (wend | mask) - m->map_phys + 1);
-	}
-	m->base = base;
-	return settle(m, store);
+	r = map_range(m, phys & ~mask, wend | mask);
+	return r ? r : settle(m, store);
 }
 
 /*
@@ -540,22 +552,12 @@ static int map_all(struct mapping *m)
 {
 	uint64_t mask = (1ULL << page_shift()) - 1;
 	uint64_t last = m->x->start + (m->x->size - 1);
-	uint64_t len = (last | mask) - (m->x->start & ~mask) + 1;
-	void *base;
+	int r;
 
 	if (check_reach(m))
 		return EXIT_REFUSED;
-	if (len > SIZE_MAX)
-		return target_mmap_error(m->t, ENOMEM, m->x->start, m->x->size);
-	m->map_phys = m->x->start & ~mask;
-	m->maplen = (size_t)len;
-	base = mmap(NULL, m->maplen, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, m->t->fd, (off_t)(m->map_phys - m->t->file_base));
-	if (base == MAP_FAILED) {
-		m->maplen = 0;
-		return target_mmap_error(m->t, errno, m->map_phys, len);
-	}
-	m->base = base;
-	return settle(m, true);
+	r = map_range(m, m->x->start & ~mask, last | mask);
+	return r ? r : settle(m, true);
 }
 
 int map_whole(struct mapping *m, int (*fn)(void *ctx, volatile void *p),
