@@ -207,6 +207,7 @@ if [ ! -e "/lib/modules/$(uname -r)" ]; then
 	say "the postinst installed pfnmap for every kernel with headers"
 fi
 # The postinst has built it for the kernels with headers; build it afresh
+st=$(dkms status -m pfnmap -v "$version" -k "$kver")
 if grep -qF ", $kver," <<<"$st"; then
 	dkms unbuild "pfnmap/$version" -k "$kver"
 fi
@@ -263,8 +264,10 @@ st=$(dkms status -m pfnmap -v "$version" -k "$akver" -a aarch64)
 say "dkms: pfnmap/$version built for $akver (aarch64) in $((ms / 1000)).$((ms % 1000 / 100)) s, no warnings"
 dkms unbuild "pfnmap/$version" -k "$akver/aarch64"
 [ ! -e "$abase" ] || die "dkms unbuild left $abase"
-st=$(dkms status -m pfnmap -v "$version" -k "$akver" -a aarch64)
-[ -z "$st" ] || die "DKMS still has the arm64 build: $st"
+# (status names the module as added, with no kernel, whatever -k says)
+st=$(dkms status -m pfnmap)
+[[ $st != *"$akver"* ]] || die "DKMS still has the arm64 build: $st"
+say "dkms unbuild: no arm64 build left in DKMS, no /lib/modules/$akver"
 
 say "removing the packages"
 apt_get purge pfnmap pfnmap-dkms
