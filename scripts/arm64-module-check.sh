@@ -13,9 +13,10 @@
 # into $ARM64_HEADERS (default /usr/lib/pfnmap-arm64, where
 # scripts/install-deps.sh puts them); --fetch downloads and unpacks them
 # there first (apt-get download, dpkg-deb -x; needs the arm64 architecture
-# in dpkg), --fetch-only does only that. The host's own linux-kbuild-6.1 and
-# common headers of that version do the rest, with aarch64-linux-gnu-gcc.
-# The build takes 10-20 s.
+# in dpkg), --fetch-only does only that and links their kbuild (below),
+# leaving a tree that builds. The host's own linux-kbuild-6.1 and common
+# headers of that version do the rest, with aarch64-linux-gnu-gcc. The
+# build takes 10-20 s.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -49,12 +50,11 @@ if [ -n "${1:-}" ] && [ ! -e "$kdir/Makefile" ]; then
 fi
 [ -e "$kdir/Makefile" ] ||
 	die "no arm64 headers at $kdir; run $0 --fetch or scripts/install-deps.sh"
-[ "${1:-}" != --fetch-only ] || exit 0
-command -v aarch64-linux-gnu-gcc > /dev/null ||
-	die "no aarch64-linux-gnu-gcc; install gcc-aarch64-linux-gnu"
 
 # The headers' scripts link points into usr/lib/linux-kbuild-6.1 of their
-# own tree: the host's (amd64) kbuild of the same version runs there
+# own tree: the host's (amd64) kbuild of the same version runs there. Made
+# by --fetch-only too, so that the tree install-deps.sh leaves builds as it
+# is (scripts/ci-packages.sh's dkms build for arm64 uses it).
 kbuild=$hdrs/usr/lib/linux-kbuild-6.1
 if [ ! -e "$kbuild/scripts" ]; then
 	[ -d /usr/lib/linux-kbuild-6.1 ] ||
@@ -63,6 +63,9 @@ if [ ! -e "$kbuild/scripts" ]; then
 	mkdir -p "$(dirname "$kbuild")"
 	ln -s /usr/lib/linux-kbuild-6.1 "$kbuild"
 fi
+[ "${1:-}" != --fetch-only ] || exit 0
+command -v aarch64-linux-gnu-gcc > /dev/null ||
+	die "no aarch64-linux-gnu-gcc; install gcc-aarch64-linux-gnu"
 
 # A scratch copy of what Kbuild needs (kmod/kbuild-files)
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/pfnmap-arm64.XXXXXX")

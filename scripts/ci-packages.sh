@@ -17,6 +17,10 @@
 #     man finds its pages, bash, zsh and fish find the completions
 #   - dkms build and dkms install pfnmap/VERSION for the newest 6.1 amd64
 #     kernel in /lib/modules, from the installed /usr/src/pfnmap-VERSION
+#   - dkms build pfnmap/VERSION for Debian's arm64 kernel of that version,
+#     cross (-a aarch64, the headers scripts/install-deps.sh unpacks): an
+#     AArch64 pfnmap.ko with the arm64 vermagic, no warning in make.log;
+#     then dkms unbuild, leaving no arm64 entry in DKMS or /lib/modules
 #   - apt-get purge both, which takes the module out of DKMS again: no file
 #     of either package left, nothing of pfnmap under /usr/src,
 #     /var/lib/dkms or /lib/modules/*/updates
@@ -106,8 +110,9 @@ for deb in "${made[@]}"; do
 	out=$(lintian --fail-on error,warning,info --display-info \
 		--show-overrides "$deb") || rc_l=$?
 	printf '%s\n' "${out:-(no tags)}"
-	[ "${rc_l:-0}" = 0 ] && [ -z "$out" ] ||
+	if [ "${rc_l:-0}" != 0 ] || [ -n "$out" ]; then
 		die "lintian has tags for $(basename "$deb")"
+	fi
 done
 
 # The binary stripped; its debug information in the build directory, with
@@ -202,6 +207,7 @@ if [ ! -e "/lib/modules/$(uname -r)" ]; then
 	say "the postinst installed pfnmap for every kernel with headers"
 fi
 # The postinst has built it for the kernels with headers; build it afresh
+st=$(dkms status -m pfnmap -v "$version" -k "$kver")
 if grep -qF ", $kver," <<<"$st"; then
 	dkms unbuild "pfnmap/$version" -k "$kver"
 fi
@@ -216,6 +222,52 @@ vermagic=$(modinfo -F vermagic "$(ls "$ko"*)")
 st=$(dkms status -m pfnmap -v "$version" -k "$kver")
 [[ $st == *": installed"* ]] || die "dkms status for $kver: '$st'"
 say "dkms: pfnmap/$version built and installed for $kver"
+
+# The same installed sources for Debian's arm64 kernel of that version,
+# cross-compiled: `-a aarch64` (what `uname -m` says on an arm64 board)
+# makes dkms.conf give Kbuild ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-.
+# The arm64 headers are the ones scripts/install-deps.sh unpacks
+# (scripts/arm64-module-check.sh --fetch-only), and --kernelsourcedir
+# points DKMS at them: nothing of arm64 enters /lib/modules, where
+# scripts/test.sh would build for it with the host's compiler. Built only,
+# checked, and taken out of DKMS again.
+hdrs=${ARM64_HEADERS:-/usr/lib/pfnmap-arm64}
+akver=${kver%-amd64}-arm64
+akdir=$hdrs/usr/src/linux-headers-$akver
+if [ ! -e "$akdir/Makefile" ] || [ ! -e "$akdir/scripts/Makefile.build" ]; then
+	die "no arm64 headers for $akver at $akdir (scripts/install-deps.sh)"
+fi
+[ ! -e "/lib/modules/$akver" ] ||
+	die "/lib/modules/$akver exists: an arm64 kernel tree among the host's"
+say "dkms build pfnmap/$version -k $akver -a aarch64 --kernelsourcedir $akdir"
+t0=$(date +%s%N)
+dkms build "pfnmap/$version" -k "$akver" -a aarch64 --kernelsourcedir "$akdir"
+ms=$((($(date +%s%N) - t0) / 1000000))
+abase=/var/lib/dkms/pfnmap/$version/$akver/aarch64
+[ ! -e "/lib/modules/$akver" ] || die "dkms build for arm64 made /lib/modules/$akver"
+ako=$abase/module/pfnmap.ko
+[ -f "$ako" ] || die "dkms build for $akver made no $ako: $(ls "$abase/module" 2>&1)"
+elf=$(readelf -h "$ako")
+printf '%s\n' "$elf" | grep -E '^ *(Type|Machine):'
+[[ $elf =~ Type:\ +REL\  ]] || die "$ako is not an ELF relocatable"
+[[ $elf =~ Machine:\ +AArch64 ]] || die "$ako is not AArch64"
+vermagic=$(modinfo -F vermagic "$ako")
+say "vermagic: $vermagic"
+[ "${vermagic%% *}" = "$akver" ] || die "the arm64 pfnmap.ko has vermagic '$vermagic'"
+alog=$(cat "$abase/log/make.log")
+if grep -qi 'warning' <<<"$alog"; then
+	printf '%s\n' "$alog" >&2
+	die "dkms's make.log for $akver has warnings"
+fi
+st=$(dkms status -m pfnmap -v "$version" -k "$akver" -a aarch64)
+[[ $st == *": built"* ]] || die "dkms status for $akver: '$st'"
+say "dkms: pfnmap/$version built for $akver (aarch64) in $((ms / 1000)).$((ms % 1000 / 100)) s, no warnings"
+dkms unbuild "pfnmap/$version" -k "$akver/aarch64"
+[ ! -e "$abase" ] || die "dkms unbuild left $abase"
+# (status names the module as added, with no kernel, whatever -k says)
+st=$(dkms status -m pfnmap)
+[[ $st != *"$akver"* ]] || die "DKMS still has the arm64 build: $st"
+say "dkms unbuild: no arm64 build left in DKMS, no /lib/modules/$akver"
 
 say "removing the packages"
 apt_get purge pfnmap pfnmap-dkms

@@ -10,8 +10,9 @@
 # the changelogs (Debian's format, compressed likewise) and the DEP-5
 # copyright files; the completions, which bash loads; the udev rule, the
 # examples; and the helper's DKMS tree, whose
-# dkms.conf is filled in and which Kbuild builds (against KERNEL_BUILD_DIR
-# when there is one). `cmake --install --strip` strips the binary, whose
+# dkms.conf is filled in (its make command the same natively, and a cross
+# build for dkms -a aarch64 elsewhere) and which Kbuild builds (against
+# KERNEL_BUILD_DIR when there is one). `cmake --install --strip` strips the binary, whose
 # debug information stays in BUILD_DIR/cli/pfnmap.debug. A runner for the
 # binary (qemu-i386) may come in $PFNMAP_TEST_RUNNER.
 #
@@ -118,6 +119,33 @@ vals=$(bash -c 'kernel_source_dir=K dkms_tree=T; . "$1";
 	echo "$PACKAGE_NAME/$PACKAGE_VERSION ${MAKE[0]}"' _ "$conf" 2>&1)
 [ "$vals" = "pfnmap/$version make -C K M=T/pfnmap/$version/build modules" ] &&
 	ok "dkms.conf: $vals" || bad "dkms.conf, sourced: '$vals'"
+# DKMS's architecture ($arch, dkms -a; `uname -m` by default) the
+# machine's: the same make command; aarch64 or arm64 on another machine: a
+# cross build, unstripped, CROSS_COMPILE from the environment when set.
+# dkms_make MACHINE ARCH [VAR=VALUE...]: MAKE[0] and STRIP[0] as DKMS reads
+# them on a machine whose `uname -m` says MACHINE
+dkms_make() {
+	# shellcheck disable=SC2016 # expanded by the inner bash
+	env -u CROSS_COMPILE "${@:3}" bash -c 'm=$1; uname() { echo "$m"; }
+		kernel_source_dir=K dkms_tree=T arch=$2; . "$3"
+		echo "${MAKE[0]} strip=${STRIP[0]:-yes}"' _ "$1" "$2" "$conf" 2>&1
+}
+plain="make -C K M=T/pfnmap/$version/build modules strip=yes"
+cross="make -C K M=T/pfnmap/$version/build ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- modules strip=no"
+for ma in x86_64:x86_64 aarch64:aarch64 x86_64:aarch64 x86_64:arm64 \
+	x86_64:; do
+	case $ma in
+	x86_64:a*) want=$cross ;;
+	*) want=$plain ;;
+	esac
+	vals=$(dkms_make "${ma%:*}" "${ma#*:}")
+	[ "$vals" = "$want" ] && ok "dkms.conf, uname -m ${ma%:*}, -a '${ma#*:}': $vals" ||
+		bad "dkms.conf, uname -m ${ma%:*}, -a '${ma#*:}': '$vals', not '$want'"
+done
+vals=$(dkms_make x86_64 aarch64 CROSS_COMPILE=/opt/x/bin/aarch64-none-linux-gnu-)
+[ "$vals" = "${cross/aarch64-linux-gnu-/\/opt\/x\/bin\/aarch64-none-linux-gnu-}" ] &&
+	ok "dkms.conf: CROSS_COMPILE from the environment" ||
+	bad "dkms.conf ignores CROSS_COMPILE: '$vals'"
 
 grep -qx 'KERNEL=="pfnmap", SUBSYSTEM=="misc", OWNER="root", GROUP="root", MODE="0600"' \
 	"$dest/usr/lib/udev/rules.d/60-pfnmap.rules" &&
