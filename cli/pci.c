@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * PCI through libpci (as lspci does it): BAR locations become physical
- * ranges inside the BAR with a plan of how to map them, and `pfnmap bars`
- * lists devices and their BARs. -A METHOD and -O NAME=VALUE reach libpci
- * unchanged, so that tests (and users) can point it at another sysfs tree:
- * -O sysfs.path=DIR. The caller's options are only read.
+ * ranges inside the BAR with a plan of how to map them (and a warning when
+ * the device does not decode them), and `pfnmap bars` lists devices and
+ * their BARs. -A METHOD and -O NAME=VALUE reach libpci unchanged, so that
+ * tests (and users) can point it at another sysfs tree: -O sysfs.path=DIR.
+ * The caller's options are only read.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -466,6 +467,56 @@ static int locate_config(const struct options *o, const char *cmd,
 	return r;
 }
 
+/* What COMMAND's memory space bit says; unknown when config is unreadable */
+enum decoding {
+	DECODE_UNKNOWN,
+	DECODE_OFF,
+	DECODE_ON,
+};
+
+static enum decoding mem_decoding(struct pci_dev *d)
+{
+	unsigned char b[2];
+
+	/* pci_read_word() would make a failed read all ones: bit 1 set */
+	if (!pci_read_block(d, PCI_COMMAND, b, sizeof(b))) {
+		pci_last_warning();
+		return DECODE_UNKNOWN;
+	}
+	return b[0] & PCI_COMMAND_MEMORY ? DECODE_ON : DECODE_OFF;
+}
+
+/* The devices warned about: a batch names one on line after line */
+static struct pci_dev *decode_warned[MAX_MATCHES];
+static unsigned int n_decode_warned;
+
+static bool decode_was_warned(struct pci_dev *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < n_decode_warned; i++)
+		if (decode_warned[i] == d)
+			return true;
+	return false;
+}
+
+/*
+ * Firmware leaves memory decoding off for a device no driver enabled (on
+ * arm64 always): its BARs answer every read with all ones, which looks
+ * like data. Said once a run, before the first access; batch's check pass
+ * prints nothing, or the run would not say it.
+ */
+static void warn_decode_off(const struct options *o, const char *cmd,
+			    struct pci_dev *d, const struct pci_bar *b)
+{
+	if (o->checking || msg_quiet || decode_was_warned(d) ||
+	    mem_decoding(d) != DECODE_OFF)
+		return;
+	pf_warn("%s: %s has memory decoding off (COMMAND bit 1 clear): its memory BARs read as all ones and ignore writes; turn it on with: pfnmap %s-w 16 set %s/config@0x4 0x2", cmd, b->slot, b->driver[0] ? "--force " : "", b->slot);
+	if (n_decode_warned < MAX_MATCHES)
+		decode_warned[n_decode_warned++] = d;
+}
+
 int pci_locate(const struct options *o, const char *cmd,
 	       const struct region *loc, bool writes, struct extent *x)
 {
@@ -489,6 +540,8 @@ int pci_locate(const struct options *o, const char *cmd,
 		r = driver_rules(o, cmd, writes, &x->bar, "BARs");
 	if (!r)
 		plan_bar(o, x);
+	if (!r)
+		warn_decode_off(o, cmd, d, &x->bar);
 	return r;
 }
 
@@ -521,9 +574,9 @@ static bool has_mem_bar(struct pci_dev *d)
 /* EXIT_FAIL once a bars --json object could not be printed */
 static int bars_json_status;
 
-/* bars --json: one object per BAR, the facts of -M and the names */
+/* bars --json: one object per BAR, the facts of -M, the names, decoding */
 static void print_bar_json(struct pci_dev *d, const struct pci_bar *b, int i,
-			   uint64_t start)
+			   uint64_t start, enum decoding dec)
 {
 	struct json_object *j = jout_new();
 	bool io = bar_io(d, i);
@@ -540,12 +593,16 @@ static void print_bar_json(struct pci_dev *d, const struct pci_bar *b, int i,
 		jout_bool(j, "prefetchable", bar_prefetch(d, i));
 	}
 	jout_str(j, "type", io ? "io" : "memory");
+	if (dec == DECODE_UNKNOWN)
+		jout_null(j, "memory_enabled");
+	else
+		jout_bool(j, "memory_enabled", dec == DECODE_ON);
 	if (jout_print(j))
 		bars_json_status = EXIT_FAIL;
 }
 
 static void print_bar(const struct options *o, struct pci_dev *d,
-		      const struct pci_bar *b, int i)
+		      const struct pci_bar *b, int i, enum decoding dec)
 {
 	pciaddr_t base = d->base_addr[i];
 	bool io = bar_io(d, i);
@@ -556,7 +613,7 @@ static void print_bar(const struct options *o, struct pci_dev *d,
 	char hs[32];
 
 	if (o->json) {
-		print_bar_json(d, b, i, start);
+		print_bar_json(d, b, i, start, dec);
 		return;
 	}
 	if (o->machine) {
@@ -575,22 +632,35 @@ static void print_bar(const struct options *o, struct pci_dev *d,
 	       io ? "I/O ports" : " memory", start ? "" : " (unassigned)");
 }
 
+/* The text's device line; a line more only when decoding is off */
+static void print_device_head(struct pci_dev *d, const struct pci_bar *b,
+			      enum decoding dec)
+{
+	printf("%s %04x:%04x %s [%04x] driver: %s\n", b->slot, b->vendor,
+	       b->device, pci_names(b), d->device_class,
+	       b->driver[0] ? b->driver : "none");
+	if (dec == DECODE_OFF)
+		printf("  memory decoding off (COMMAND bit 1 clear): the memory BARs read as all ones\n");
+}
+
 /* Returns whether it had a memory BAR to show */
 static bool print_device(const struct options *o, struct pci_dev *d)
 {
+	enum decoding dec = DECODE_UNKNOWN;
 	struct pci_bar b;
 	int i;
 
 	fill_bar_device(d, &b);
 	if (!has_mem_bar(d))
 		return false;
+	/* -M has no field for it (a guest test compares -M with sysfs) */
+	if (!o->machine)
+		dec = mem_decoding(d);
 	if (!o->machine && !o->json)
-		printf("%s %04x:%04x %s [%04x] driver: %s\n", b.slot, b.vendor,
-		       b.device, pci_names(&b), d->device_class,
-		       b.driver[0] ? b.driver : "none");
+		print_device_head(d, &b, dec);
 	for (i = 0; i < 6; i++)
 		if (d->size[i])
-			print_bar(o, d, &b, i);
+			print_bar(o, d, &b, i, dec);
 	return true;
 }
 

@@ -16,7 +16,8 @@
  * Resolve a BAR location into x: the physical range, the BAR, and how to
  * map it (--sysfs: its resourceN file; auto cache: after the BAR's
  * prefetchable bit). writes: the command writes, which a bound driver
- * forbids without --force. Prints why not; returns an exit status.
+ * forbids without --force. Prints why not; returns an exit status. Warns,
+ * once a run for each device, when its memory decoding is off.
  */
 int pci_locate(const struct options *o, const char *cmd,
 	       const struct region *loc, bool writes, struct extent *x);

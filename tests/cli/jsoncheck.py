@@ -133,24 +133,31 @@ def check_info(text, jpath):
 
 
 BARS_KEYS = ["slot", "vendor", "device", "class", "names", "driver", "bar",
-             "start", "size", "bits", "prefetchable", "type"]
+             "start", "size", "bits", "prefetchable", "type",
+             "memory_enabled"]
+DECODE_OFF = ("  memory decoding off (COMMAND bit 1 clear): the memory BARs "
+              "read as all ones")
 
 
 def bars_names(path):
-    """slot -> the names of bars' text device lines"""
-    names = {}
+    """slot -> the names of bars' text device lines, and the slots whose
+    device line is followed by the memory decoding off line"""
+    names, off, slot = {}, set(), None
     with open(path, encoding="utf-8", errors="surrogateescape") as f:
         for line in f.read().split("\n")[:-1]:
             m = re.fullmatch(r"(\S+) [0-9a-f]{4}:[0-9a-f]{4} (.*) "
                              r"\[[0-9a-f]{4}\] driver: .*", line)
             if m:
-                names[m[1]] = utf8(m[2])
-    return names
+                slot = m[1]
+                names[slot] = utf8(m[2])
+            elif line == DECODE_OFF:
+                off.add(slot)
+    return names, off
 
 
 def check_bars(machine, text, jpath):
     objs = objects(jpath)
-    names = bars_names(text)
+    names, off = bars_names(text)
     with open(machine, encoding="utf-8", errors="surrogateescape") as f:
         rows = [line.split(" ") for line in f.read().split("\n")[:-1]]
     assert len(objs) == len(rows), "%d objects, %d -M lines" % (
@@ -167,7 +174,8 @@ def check_bars(machine, text, jpath):
                 "class": cls, "bar": int(bar[3:]), "start": start,
                 "size": size, "bits": None if io else int(bits),
                 "prefetchable": None if io else pf == "prefetchable",
-                "type": typ, "driver": None if drv == "-" else drv}
+                "type": typ, "driver": None if drv == "-" else drv,
+                "memory_enabled": slot not in off}
         for k, v in want.items():
             if k == "driver" and v is not None:
                 v = utf8(v)	# -M prints the bytes

@@ -139,6 +139,14 @@ fake_dev()
 	fi
 }
 
+# pci_command SLOT VALUE: SLOT's COMMAND register (fake_dev makes it 0x0007:
+# I/O, memory and bus master on); 0x0005 is memory decoding off, as firmware
+# leaves a device without a driver on arm64
+pci_command()
+{
+	pci_le 4 2 "$2" "$PCI_TREE/devices/$1/config"
+}
+
 # BAR N of SLOT's resourceN file, for ts_od/ts_plant/ts_extract
 pci_res()
 {
