@@ -46,13 +46,36 @@ static const char *ram_words(enum ram_state s)
 	}
 }
 
-static const char *predicted_cache(const struct extent *x, enum ram_state s)
+/* What auto means for the helper: what /dev/mem does on this architecture */
+#if defined(__x86_64__) || defined(__i386__)
+#define AUTO_WORDS "auto: as /dev/mem: write-back where the MTRRs say so (RAM hidden with memmap=), uncached (uc-) for MMIO"
+#elif defined(__aarch64__)
+#define AUTO_WORDS "auto: as /dev/mem: uc (Device-nGnRnE) for all that is not the kernel's own memory (MMIO, memory beyond mem=), write-back for that"
+#else
+#define AUTO_WORDS "auto: as /dev/mem on this architecture (phys_mem_access_prot())"
+#endif
+
+/* The helper's types in the architecture's words; files have none */
+static void print_cache(const struct options *o, const struct extent *x,
+			enum ram_state s)
 {
+	bool helper = !o->device && !x->plan.file[0];
+	static const enum pfnmap_cache type[] = {
+		[CACHE_UC] = PFNMAP_CACHE_UC, [CACHE_WC] = PFNMAP_CACHE_WC,
+		[CACHE_WB] = PFNMAP_CACHE_WB,
+	};
+
 	if (x->plan.cache != CACHE_AUTO)
-		return cache_names[x->plan.cache];
-	if (s == RAM_ALL)
-		return "auto: wb (System RAM is always write-back)";
-	return "auto: as /dev/mem: write-back where the MTRRs say so (RAM hidden with memmap=), uncached (uc-) for MMIO";
+		printf("cache: %s%s\n", cache_names[x->plan.cache],
+		       helper ? cache_arch_words(type[x->plan.cache]) : "");
+	else if (s == RAM_ALL)
+		printf("cache: auto: wb (System RAM is always write-back)\n");
+	else if (o->device)
+		printf("cache: auto: as the file maps: write-back for a regular file, uncached for a device file\n");
+	else if (!helper)
+		printf("cache: auto: as the kernel maps the sysfs resource file: uncached, write-combining for resourceN_wc\n");
+	else
+		printf("cache: %s\n", AUTO_WORDS);
 }
 
 /* Asks /dev/pfnmap for t->info; NULL, or why there is no answer */
@@ -81,11 +104,19 @@ static void print_helper(void)
 
 	if (msg)
 		printf("helper: %s: %s\n", PFNMAP_DEV, msg);
+#if defined(__x86_64__) || defined(__i386__)
 	else
 		printf("helper: abi %u, phys-bits %u, pat %s, allow-ram %s\n",
 		       t.info.abi_version, t.info.phys_bits,
 		       t.info.flags & PFNMAP_INFO_PAT ? "on" : "off",
 		       t.info.policy & PFNMAP_POLICY_ALLOW_RAM ? "yes" : "no");
+#else
+	/* no PAT: the page table entry alone says the type */
+	else
+		printf("helper: abi %u, phys-bits %u, allow-ram %s\n",
+		       t.info.abi_version, t.info.phys_bits,
+		       t.info.policy & PFNMAP_POLICY_ALLOW_RAM ? "yes" : "no");
+#endif
 }
 
 static void print_bar(const struct pci_bar *b)
@@ -294,7 +325,7 @@ int cmd_info(struct options *o, char **argv)
 		known = true;
 	}
 	printf("ram: %s\n", known ? ram_words(ram) : "unknown");
-	printf("cache: %s\n", predicted_cache(&r, ram));
+	print_cache(o, &r, ram);
 	/* what --device or --sysfs maps through needs no helper */
 	if (!o->device && !r.plan.file[0])
 		print_helper();

@@ -274,6 +274,31 @@ const char *applied_name(enum pfnmap_cache c)
 	}
 }
 
+/*
+ * What a type the helper applied is in the architecture's own words: on
+ * arm64 the memory type in the page table entry, which the helper reads
+ * back from it (uc is pgprot_noncached(), as /dev/mem's: Device-nGnRnE,
+ * whose stores complete at the device, not at an early write buffer)
+ */
+const char *cache_arch_words(enum pfnmap_cache c)
+{
+#if defined(__aarch64__)
+	switch (c) {
+	case PFNMAP_CACHE_UC:
+		return " (Device-nGnRnE)";
+	case PFNMAP_CACHE_WC:
+		return " (Normal non-cacheable)";
+	case PFNMAP_CACHE_WB:
+		return " (Normal write-back)";
+	default:
+		return "";
+	}
+#else
+	(void)c;
+	return "";
+#endif
+}
+
 /* What the target applied: the helper says; for a file, what was asked */
 enum pfnmap_cache target_applied(struct target *t)
 {
@@ -323,7 +348,11 @@ static const char *mmap_rule(const struct target *t, int errnum)
 	case EOPNOTSUPP:
 		return "System RAM can only be mapped write-back (--cache=wb or auto)";
 	case EBUSY:
+#if defined(__x86_64__) || defined(__i386__)
 		return "the kernel would map it with another cache type (an existing mapping or the MTRRs decide); use the type `pfnmap info` shows, or --cache=auto";
+#else
+		return "the kernel mapped it with another cache type than the one asked for; use --cache=auto";
+#endif
 	default:
 		return NULL;
 	}

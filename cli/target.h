@@ -97,5 +97,6 @@ int target_mmap_error(const struct target *t, int errnum, uint64_t start,
 		      uint64_t size);
 
 const char *applied_name(enum pfnmap_cache c);
+const char *cache_arch_words(enum pfnmap_cache c);
 
 #endif

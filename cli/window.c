@@ -184,6 +184,7 @@ int check_width_aligned(const char *cmd, const struct extent *x,
 static int settle(struct mapping *m, bool store)
 {
 	enum pfnmap_cache applied = target_applied(m->t);
+	const char *words;
 
 	if (m->settled && applied == m->applied)
 		return 0;
@@ -194,11 +195,12 @@ static int settle(struct mapping *m, bool store)
 	m->settled = true;
 	m->applied = applied;
 	m->exact = applied != PFNMAP_CACHE_WB || m->whole;
+	words = m->t->helper ? cache_arch_words(applied) : "";
 	if (!m->exact) {
-		pf_info("%s: the kernel applied %s: %s", m->cmd, applied_name(applied), m->single ? "one access" : "bulk copies");
+		pf_info("%s: the kernel applied %s%s: %s", m->cmd, applied_name(applied), words, m->single ? "one access" : "bulk copies");
 		return 0;
 	}
-	pf_info("%s: the kernel applied %s: %u-bit %s", m->cmd, applied_name(applied), 8 * m->width, m->whole ? "loads and stores" : store ? "stores" : "loads");
+	pf_info("%s: the kernel applied %s%s: %u-bit %s", m->cmd, applied_name(applied), words, 8 * m->width, m->whole ? "loads and stores" : store ? "stores" : "loads");
 	return check_width_aligned(m->cmd, m->x, m->width, m->whole ? "its accesses" : store ? "uncached stores" : "uncached loads");
 }
 

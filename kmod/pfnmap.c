@@ -317,7 +317,8 @@ static int pfnmap_set_prot(struct file *file, struct vm_area_struct *vma,
  * table entry; remap_pfn_range() gives every entry the one protection PAT
  * chose for the range (track_pfn_remap()).  That is the page's PAT type:
  * the MTRRs, which the CPU combines with it at access time, do not show.
- * Elsewhere nothing changes the protection the helper chose.
+ * arm64: the first entry's memory type too.  Elsewhere nothing changes
+ * the protection the helper chose: it is read from the VMA.
  */
 #ifdef CONFIG_X86
 static u32 pfnmap_applied_cache(struct vm_area_struct *vma)
@@ -327,6 +328,30 @@ static u32 pfnmap_applied_cache(struct vm_area_struct *vma)
 	if (pfnmap_pte_prot(vma, vma->vm_start, &prot))
 		return PFNMAP_CACHE_UNKNOWN;
 	return pfnmap_prot_cache(prot);
+}
+#elif defined(CONFIG_ARM64)
+/*
+ * The memory type is the MAIR index (AttrIndx) in the PTE itself, which
+ * the MMU uses: Normal write-back (MT_NORMAL_TAGGED with MTE),
+ * Device-nGnRnE from pgprot_noncached(), Normal non-cacheable from
+ * pgprot_writecombine().
+ */
+static u32 pfnmap_applied_cache(struct vm_area_struct *vma)
+{
+	pgprot_t prot;
+	pteval_t attr;
+
+	if (pfnmap_pte_prot(vma, vma->vm_start, &prot))
+		return PFNMAP_CACHE_UNKNOWN;
+	attr = pgprot_val(prot) & PTE_ATTRINDX_MASK;
+	if (attr == PTE_ATTRINDX(MT_NORMAL) ||
+	    attr == PTE_ATTRINDX(MT_NORMAL_TAGGED))
+		return PFNMAP_CACHE_WB;
+	if (attr == PTE_ATTRINDX(MT_DEVICE_nGnRnE))
+		return PFNMAP_CACHE_UC;
+	if (attr == PTE_ATTRINDX(MT_NORMAL_NC))
+		return PFNMAP_CACHE_WC;
+	return PFNMAP_CACHE_UNKNOWN;
 }
 #else
 static u32 pfnmap_applied_cache(struct vm_area_struct *vma)

@@ -80,7 +80,7 @@ pkgs=(build-essential cmake ninja-build pkg-config gcc-12-multilib valgrind
       clang libclang-rt-14-dev	# libFuzzer, ASan, UBSan (tests/fuzz,
 				# test.sh's build-asan), build-matrix.sh
       gcc-aarch64-linux-gnu)	# the module (W=1) and the CLI for arm64
-[ $want_vm = 1 ] && pkgs+=(qemu-system-x86 busybox-static cpio xz-utils
+[ $want_vm = 1 ] && pkgs+=(qemu-system-x86 qemu-system-arm busybox-static cpio xz-utils
 			   linux-image-amd64 linux-image-686-pae:i386)
 # Multi-Arch: same packages (libssl3, zlib1g, ...) must be the same version
 # in amd64, i386 and arm64. When bookworm-security's i386 (or arm64) list
@@ -118,15 +118,43 @@ fi
 # dependencies would pull in arm64 toolchains
 bash "$(dirname "$0")/arm64-module-check.sh" --fetch-only
 
+# The arm64 guest (tests/vm/lib.sh): the kernel of those headers with its
+# modules, and busybox, unpacked beside them for the same reason; depmod
+# writes the modules.dep that packages' postinst would
+arm64=/usr/lib/pfnmap-arm64
+if [ $want_vm = 1 ]; then
+	kabi=
+	for d in "$arm64"/usr/src/linux-headers-6.1.*-arm64; do
+		[ -e "$d/Makefile" ] && kabi=${d##*/linux-headers-}
+	done
+	if [ -n "$kabi" ] && { [ ! -e "$arm64/boot/vmlinuz-$kabi" ] ||
+		[ ! -e "$arm64/lib/modules/$kabi/modules.dep" ] ||
+		[ ! -x "$arm64/busybox" ]; }; then
+		tmp=$(mktemp -d)
+		chmod 755 "$tmp"	# apt's sandbox user writes there
+		(cd "$tmp" && apt-get -q download \
+			"linux-image-$kabi-unsigned:arm64" busybox-static:arm64)
+		dpkg-deb -x "$tmp"/linux-image-*.deb "$arm64"
+		mkdir "$tmp/bb"
+		dpkg-deb -x "$tmp"/busybox-static_*.deb "$tmp/bb"
+		install -m755 "$tmp/bb/bin/busybox" "$arm64/busybox"
+		depmod -b "$arm64" "$kabi"
+		rm -rf "$tmp"
+	fi
+fi
+
 # VM: everything tests/vm/ needs must now be there; CI runs on a fresh
 # machine, and the guest tests fail (never skip) when something is missing
 if [ $want_vm = 1 ]; then
 	missing=()
-	for t in qemu-system-x86_64 cpio gzip xz readelf; do
+	for t in qemu-system-x86_64 qemu-system-aarch64 cpio gzip xz readelf; do
 		command -v "$t" > /dev/null || missing+=("$t")
 	done
 	for f in /bin/busybox /usr/lib/pfnmap-i386/busybox /lib/ld-linux.so.2 \
-		/lib/i386-linux-gnu/libkmod.so.2 /usr/lib/i386-linux-gnu/libc.a; do
+		/lib/i386-linux-gnu/libkmod.so.2 /usr/lib/i386-linux-gnu/libc.a \
+		"$arm64/busybox" "$arm64/boot/vmlinuz-$kabi" \
+		"$arm64/lib/modules/$kabi/modules.dep" \
+		/usr/lib/aarch64-linux-gnu/libc.a; do
 		[ -e "$f" ] || missing+=("$f")
 	done
 	# one kernel of each kind with both an image and a build directory

@@ -7,7 +7,7 @@
 #
 # Drives QEMU's edu device end to end from one `pfnmap batch` file
 # (guest/bringup.sh): config space, factorial, a DMA round trip through
-# hidden RAM below 256 MiB (edu masks DMA addresses to 28 bits), cmp, sum,
+# hidden RAM (x86: below 256 MiB, edu's default 28-bit DMA reach), cmp, sum,
 # a poll that times out and a batch that stops before running. The
 # pattern and its CRC-32 (zlib's, computed here) come from the host.
 # VM_TIMEOUT (default 240 s) is the hard stop; KEEP=1 keeps the work dir.
@@ -26,13 +26,25 @@ vm_expected() {	# GUEST: "CHECKS SKIPS"
 guest=$1
 cli=$2
 limit=${VM_TIMEOUT:-240}
-hidden=0x8000000	# 1 MiB at 128 MiB: within edu's 28-bit DMA reach
 
 [ -e "$cli" ] || vm_die "guest $guest: no pfnmap CLI at $cli"
 kver=$(vm_kernel "$guest") || exit 1
 vm_check_host "$kver"
 
 vm_workdir pfnmap-bringup
+
+# The machine: x86 hides 1 MiB at 128 MiB, within edu's default 28-bit DMA
+# reach; arm64 has no RAM below 1 GiB, so edu reaches 40 bits there and
+# the memory beyond mem=4G (vm_boot's machine) is the hidden RAM
+if vm_is_arm64 "$kver"; then
+	hidden=0x180000000
+	append="console=$(vm_console "$kver") quiet panic=-1 mem=4G"
+	machine=(-m 6G -device "edu,dma_mask=0xffffffffff")
+else
+	hidden=0x8000000
+	append="console=ttyS0 quiet panic=-1 tsc=unstable memmap=1M\$$hidden"
+	machine=(-m 1G -device edu)
+fi
 
 echo "# guest $guest (bringup): kernel $kver, CLI $cli"
 vm_build_module "$kver" "$work"
@@ -54,10 +66,7 @@ EOF
 vm_build_initrd "$kver" "$work" "$cli" "$here/guest/bringup.sh" \
 	"$work/env:data/env" "$work/pattern:data/pattern"
 
-# shellcheck disable=SC2016 # the $ of memmap= is literal
-vm_qemu_start "$kver" "$work" "$limit" \
-	"console=ttyS0 quiet panic=-1 tsc=unstable memmap=1M\$$hidden" \
-	-m 1G -smp 1 -device edu
+vm_qemu_start "$kver" "$work" "$limit" "$append" -smp 1 "${machine[@]}"
 vm_qemu_end
 qemu_rc=$?
 

@@ -14,11 +14,96 @@
 # 2 GiB sparse file (BAR2 above 4 GiB) and an e1000e NIC (no network; its
 # driver claims its BARs exclusively). See
 # /work/shared/notes/vm-testing.md for why -cpu max and TCG.
+#
+# The arm64 guest (6.1-arm64) boots Debian's arm64 kernel, unpacked with
+# its modules and headers under $PFNMAP_ARM64_ROOT (default
+# /usr/lib/pfnmap-arm64, where scripts/install-deps.sh puts them: their
+# packages' dependencies would pull in arm64 toolchains), on QEMU's virt
+# machine: RAM from 0x40000000, mem=4G with 6 GiB leaves 0x140000000-
+# 0x1bfffffff outside System RAM (no memmap= on arm64), the same devices,
+# their 64-bit BARs from 0x8000000000, and no firmware: memory decoding
+# of a device without a driver is off until the guest turns it on.
 
 vm_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 vm_top=$(cd "$vm_here/../.." && pwd)
 
+vm_arm64_root=${PFNMAP_ARM64_ROOT:-/usr/lib/pfnmap-arm64}
+
 vm_die() { printf 'vm: %s\n' "$*" >&2; exit 1; }
+
+vm_is_arm64() {
+	case $1 in *-arm64) return 0 ;; esac
+	return 1
+}
+
+# Where kernel $1's files are: under the unpacked tree for arm64, else
+# the host's installed kernels (an empty prefix)
+vm_root() {
+	if vm_is_arm64 "$1"; then
+		printf '%s\n' "$vm_arm64_root"
+	fi
+}
+
+vm_image() { printf '%s/boot/vmlinuz-%s\n' "$(vm_root "$1")" "$1"; }
+vm_moddir() { printf '%s/lib/modules/%s\n' "$(vm_root "$1")" "$1"; }
+
+# The kernel's build directory (the arm64 headers' build link is absolute,
+# into the tree they were packaged for)
+vm_kbuild() {
+	if vm_is_arm64 "$1"; then
+		printf '%s/usr/src/linux-headers-%s\n' "$vm_arm64_root" "$1"
+	else
+		printf '/lib/modules/%s/build\n' "$1"
+	fi
+}
+
+# The C compiler and flags for kernel $1's user space
+vm_cc() {
+	if vm_is_arm64 "$1"; then
+		echo aarch64-linux-gnu-gcc
+	elif vm_is_32bit "$1"; then
+		echo gcc -m32
+	else
+		echo gcc
+	fi
+}
+
+# The multiarch directory of kernel $1's user-space libraries
+vm_libdir() {
+	if vm_is_arm64 "$1"; then
+		echo /lib/aarch64-linux-gnu
+	elif vm_is_32bit "$1"; then
+		echo /lib/i386-linux-gnu
+	else
+		echo /lib/x86_64-linux-gnu
+	fi
+}
+
+# What readelf -h says for kernel $1's programs: "CLASS MACHINE"
+vm_elf() {
+	if vm_is_arm64 "$1"; then
+		echo 'ELF64 AArch64'
+	elif vm_is_32bit "$1"; then
+		echo 'ELF32 Intel 80386'
+	else
+		echo 'ELF64 Advanced Micro Devices X86-64'
+	fi
+}
+
+# The serial console device of kernel $1's machine
+vm_console() {
+	if vm_is_arm64 "$1"; then echo ttyAMA0; else echo ttyS0; fi
+}
+
+# vm_qemu_cmd KVER: QEMU and its machine for the kernel, into the array
+# vm_qemu (the caller adds memory, devices and the kernel)
+vm_qemu_cmd() {
+	if vm_is_arm64 "$1"; then
+		vm_qemu=(qemu-system-aarch64 -M virt -accel tcg -cpu max)
+	else
+		vm_qemu=(qemu-system-x86_64 -accel tcg -cpu max)
+	fi
+}
 
 # Kernel release for a guest name: the newest installed one that has both
 # an image in /boot and a build directory (never `uname -r`: the host's).
@@ -28,17 +113,19 @@ vm_kernel() {
 	6.1-amd64) pat='6.1.*-amd64' ;;
 	6.12-amd64) pat='6.12.*-amd64' ;;
 	6.1-686-pae) pat='6.1.*-686-pae' ;;
-	*) vm_die "unknown guest '$1' (6.1-amd64, 6.12-amd64, 6.1-686-pae)" ;;
+	6.1-arm64) pat='6.1.*-arm64' ;;
+	*) vm_die "unknown guest '$1' (6.1-amd64, 6.12-amd64, 6.1-686-pae, 6.1-arm64)" ;;
 	esac
-	for d in /lib/modules/$pat; do
-		v=${d#/lib/modules/}
-		if [ ! -e "/boot/vmlinuz-$v" ] || [ ! -e "$d/build/Makefile" ]; then
+	for d in "$(vm_root "$pat")"/lib/modules/$pat; do
+		v=${d##*/}
+		if [ ! -e "$(vm_image "$v")" ] ||
+			[ ! -e "$(vm_kbuild "$v")/Makefile" ]; then
 			continue
 		fi
 		best=$(printf '%s\n%s\n' "$best" "$v" | sed '/^$/d' | sort -V |
 			tail -n1)
 	done
-	[ -n "$best" ] || vm_die "guest $1: no kernel $pat with /boot/vmlinuz-* and /lib/modules/*/build; run scripts/install-deps.sh"
+	[ -n "$best" ] || vm_die "guest $1: no kernel $pat with $(vm_root "$pat")/boot/vmlinuz-* and its headers; run scripts/install-deps.sh"
 	printf '%s\n' "$best"
 }
 
@@ -48,19 +135,23 @@ vm_is_32bit() {
 
 # Everything the host needs; missing pieces are errors, never skips
 vm_check_host() {
-	local kver=$1 t
-	for t in qemu-system-x86_64 cpio gzip xz gcc make readelf timeout; do
+	local kver=$1 t vm_qemu
+	vm_qemu_cmd "$kver"
+	for t in "${vm_qemu[0]}" cpio gzip xz "$(vm_cc "$kver" | cut -d' ' -f1)" \
+		make readelf timeout; do
 		command -v "$t" > /dev/null ||
 			vm_die "$t is missing; run scripts/install-deps.sh"
 	done
-	[ -r "/boot/vmlinuz-$kver" ] ||
-		vm_die "/boot/vmlinuz-$kver is not readable (run as root, or chmod a+r it)"
+	[ -r "$(vm_image "$kver")" ] ||
+		vm_die "$(vm_image "$kver") is not readable (run as root, or chmod a+r it)"
 	[ -x "$(vm_busybox "$kver")" ] ||
 		vm_die "no busybox for $kver ($(vm_busybox "$kver")); run scripts/install-deps.sh"
 }
 
 vm_busybox() {
-	if vm_is_32bit "$1"; then
+	if vm_is_arm64 "$1"; then
+		printf '%s\n' "${BUSYBOX_ARM64:-$vm_arm64_root/busybox}"
+	elif vm_is_32bit "$1"; then
 		printf '%s\n' "${BUSYBOX_I386:-/usr/lib/pfnmap-i386/busybox}"
 	else
 		printf '%s\n' "${BUSYBOX:-/bin/busybox}"
@@ -69,7 +160,7 @@ vm_busybox() {
 
 # pfnmap.ko for kernel $1 in $2/kmod, with W=1 and no warnings
 vm_build_module() {
-	local kver=$1 work=$2 f
+	local kver=$1 work=$2 f cross=()
 	mkdir -p "$work/kmod"
 	# what Kbuild needs: kmod/kbuild-files, one path a line, # comments
 	while read -r f; do
@@ -77,8 +168,11 @@ vm_build_module() {
 		(cd "$vm_top/kmod" && cp --parents -- "$f" "$work/kmod") ||
 			vm_die "cannot copy kmod/$f"
 	done <"$vm_top/kmod/kbuild-files"
-	if ! make -s -C "/lib/modules/$kver/build" M="$work/kmod" W=1 modules \
-		> "$work/kbuild.log" 2>&1; then
+	# arm64: cross, with the host's kbuild of the same version
+	# (scripts/arm64-module-check.sh links it into the headers' tree)
+	vm_is_arm64 "$kver" && cross=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
+	if ! make -s -C "$(vm_kbuild "$kver")" M="$work/kmod" "${cross[@]}" \
+		W=1 modules > "$work/kbuild.log" 2>&1; then
 		cat "$work/kbuild.log" >&2
 		vm_die "module build for $kver failed"
 	fi
@@ -106,7 +200,7 @@ vm_copy_libs() {
 			case $done in *" $lib "*) continue ;; esac
 			done+="$lib "
 			[ -e "$libdir/$lib" ] ||
-				vm_die "$bin needs $lib, not in $libdir (install the :i386 or amd64 package)"
+				vm_die "$bin needs $lib, not in $libdir (install the :i386, :arm64 or amd64 package)"
 			cp -L "$libdir/$lib" "$root$libdir/$lib"
 			todo+=("$libdir/$lib")
 		done
@@ -117,19 +211,20 @@ vm_copy_libs() {
 # decompressed, in $2/kmods, and their names in load order in
 # $2/kmods/order (for the initramfs's /kmods): $1 kernel, $2 work dir.
 vm_guest_modules() {
-	local kver=$1 work=$2 m line f deps=() i
+	local kver=$1 work=$2 m line f deps=() i dir
 	shift 2
+	dir=$(vm_moddir "$kver")
 	mkdir -p "$work/kmods"
 	: > "$work/kmods/order"
 	for m in "$@"; do
 		line=$(grep -E "(^|/)$m\.ko(\.xz|\.gz|\.zst)?:" \
-			"/lib/modules/$kver/modules.dep") ||
+			"$dir/modules.dep") ||
 			vm_die "kernel $kver has no module $m (modules.dep)"
 		# the dependencies, which modprobe loads last one first
 		read -r -a deps <<< "${line#*:}"
 		for ((i = ${#deps[@]} - 1; i >= -1; i--)); do
 			if [ $i -ge 0 ]; then f=${deps[$i]}; else f=${line%%:*}; fi
-			vm_guest_module_copy "/lib/modules/$kver/$f" "$work/kmods"
+			vm_guest_module_copy "$dir/$f" "$work/kmods"
 		done
 	done
 }
@@ -153,19 +248,18 @@ vm_guest_module_copy() {
 # The initramfs in $work/initrd.gz: $1 kernel, $2 work dir, $3 pfnmap CLI,
 # $4 guest script (run by /init), then extra files as SRC:DEST pairs.
 vm_build_initrd() {
-	local kver=$1 work=$2 cli=$3 script=$4 root=$2/root libdir m32=()
+	local kver=$1 work=$2 cli=$3 script=$4 root=$2/root libdir cc elf
 	shift 4
 	rm -rf "$root"
 	mkdir -p "$root"/{bin,dev,proc,sys,tmp,etc,root,data}
-	if vm_is_32bit "$kver"; then
-		libdir=/lib/i386-linux-gnu
-		m32=(-m32)
-	else
-		libdir=/lib/x86_64-linux-gnu
-	fi
+	libdir=$(vm_libdir "$kver")
+	read -r -a cc <<< "$(vm_cc "$kver")"
+	elf=$(vm_elf "$kver")
 	[ -f "$cli" ] || vm_die "no pfnmap CLI at $cli"
-	readelf -h "$cli" | grep -q "Class:.*ELF$([ ${#m32[@]} = 0 ] && echo 64 || echo 32)" ||
-		vm_die "$cli is not a $([ ${#m32[@]} = 0 ] && echo 64 || echo 32)-bit program, as kernel $kver needs"
+	if ! readelf -h "$cli" | grep -q "Class: *${elf%% *}$" ||
+		! readelf -h "$cli" | grep -q "Machine: *${elf#* }$"; then
+		vm_die "$cli is not an ${elf} program, as kernel $kver needs"
+	fi
 	cp "$(vm_busybox "$kver")" "$root/bin/busybox"
 	cp "$cli" "$root/bin/pfnmap"
 	# the PCI names libpci looks up, as on the host (package pci.ids)
@@ -175,11 +269,11 @@ vm_build_initrd() {
 	cp /usr/share/misc/pci.ids "$root/usr/share/misc/"
 	vm_copy_libs "$cli" "$root" "$libdir"
 	cp "$work/kmod/pfnmap.ko" "$root/pfnmap.ko"
-	gcc "${m32[@]}" -D_FILE_OFFSET_BITS=64 -O2 -Wall -Wextra -Werror \
+	"${cc[@]}" -D_FILE_OFFSET_BITS=64 -O2 -Wall -Wextra -Werror \
 		-static -pthread -I"$vm_top/kmod/uapi" -o "$root/bin/probe" \
 		"$vm_here/probe.c" ||
-		vm_die "cannot build probe.c (gcc-12-multilib installed?)"
-	if [ ${#m32[@]} = 0 ]; then
+		vm_die "cannot build probe.c with ${cc[*]} (gcc-12-multilib, gcc-aarch64-linux-gnu installed?)"
+	if [ "${cc[*]}" = gcc ]; then
 		# the compat paths (ioctl, mmap2) from a 32-bit process
 		gcc -m32 -D_FILE_OFFSET_BITS=64 -O2 -Wall -Wextra -Werror \
 			-static -pthread -I"$vm_top/kmod/uapi" \
@@ -206,14 +300,14 @@ vm_build_initrd() {
 # seconds since the start ("12.345 ok 1 - ..."); returns QEMU's status
 # (124 on timeout).
 vm_boot() {
-	local kver=$1 work=$2 shm=$3 limit=$4 t0 line
+	local kver=$1 work=$2 shm=$3 limit=$4 t0 line vm_qemu mem=()
 	t0=$EPOCHREALTIME
-	# shellcheck disable=SC2016 # the $ of memmap= is literal
-	timeout -k 5 "$limit" qemu-system-x86_64 -accel tcg \
-		-cpu max,phys-bits=52 -m 7G \
+	vm_qemu_cmd "$kver"
+	read -r -a mem <<< "$(vm_hidden_mem "$kver")"
+	timeout -k 5 "$limit" "${vm_qemu[@]}" "${mem[@]}" \
 		-smp 1 -nographic -no-reboot -net none \
-		-kernel "/boot/vmlinuz-$kver" -initrd "$work/initrd.gz" \
-		-append 'console=ttyS0 quiet panic=-1 tsc=unstable memmap=4M$0x180000000 mem=8000M' \
+		-kernel "$(vm_image "$kver")" -initrd "$work/initrd.gz" \
+		-append "console=$(vm_console "$kver") quiet panic=-1 $(vm_hidden_append "$kver")" \
 		-device edu -device e1000e,romfile= \
 		-object "memory-backend-file,id=hm,mem-path=$shm,size=2G,share=on" \
 		-device ivshmem-plain,memdev=hm < /dev/null 2>&1 |
@@ -222,6 +316,25 @@ vm_boot() {
 		printf '%s %s\n' "$(vm_elapsed "$t0")" "$line"
 	done
 	return "${PIPESTATUS[0]}"
+}
+
+# The machine with hidden memory at 0x180000000 (see the top): QEMU's
+# memory (and x86's CPU) arguments and the kernel's
+vm_hidden_mem() {
+	if vm_is_arm64 "$1"; then
+		echo -m 6G
+	else
+		echo -m 7G -cpu max,phys-bits=52
+	fi
+}
+
+vm_hidden_append() {
+	if vm_is_arm64 "$1"; then
+		echo mem=4G
+	else
+		# shellcheck disable=SC2016 # the $ of memmap= is literal
+		echo 'tsc=unstable memmap=4M$0x180000000 mem=8000M'
+	fi
 }
 
 # Seconds since $1 (an $EPOCHREALTIME), with milliseconds
@@ -241,11 +354,11 @@ vm_elapsed() {
 # vm_guest_cc KVER SRC OUT: SRC as a static program for kernel KVER's user
 # space (-m32 for a 32-bit kernel), with the helper's UAPI header
 vm_guest_cc() {
-	local m32=()
-	vm_is_32bit "$1" && m32=(-m32)
-	gcc "${m32[@]}" -D_FILE_OFFSET_BITS=64 -O2 -Wall -Wextra -Werror \
+	local cc
+	read -r -a cc <<< "$(vm_cc "$1")"
+	"${cc[@]}" -D_FILE_OFFSET_BITS=64 -O2 -Wall -Wextra -Werror \
 		-static -I"$vm_top/kmod/uapi" -o "$3" "$2" ||
-		vm_die "cannot build $2 (gcc-12-multilib installed?)"
+		vm_die "cannot build $2 with ${cc[*]}"
 }
 
 # vm_qemu_start KVER WORK LIMIT APPEND QEMU-ARGS...: boot KVER with
@@ -257,15 +370,16 @@ vm_guest_cc() {
 # with vm_qemu_end: its status is QEMU's, 124 on timeout) and vm_qemu_t0,
 # the start for vm_elapsed.
 vm_qemu_start() {
-	local kver=$1 work=$2 limit=$3 append=$4
+	local kver=$1 work=$2 limit=$3 append=$4 vm_qemu
 	shift 4
+	vm_qemu_cmd "$kver"
 	rm -f "$work/mon.in" "$work/mon.out"
 	mkfifo "$work/mon.in" "$work/mon.out" || vm_die "mkfifo in $work"
 	vm_qemu_t0=$EPOCHREALTIME
 	(
-		timeout -k 5 "$limit" qemu-system-x86_64 -accel tcg -cpu max \
+		timeout -k 5 "$limit" "${vm_qemu[@]}" \
 			-nographic -no-reboot -net none \
-			-kernel "/boot/vmlinuz-$kver" -initrd "$work/initrd.gz" \
+			-kernel "$(vm_image "$kver")" -initrd "$work/initrd.gz" \
 			-append "$append" \
 			-chardev "pipe,id=vmmon,path=$work/mon" \
 			-mon chardev=vmmon,mode=readline "$@" < /dev/null 2>&1 |

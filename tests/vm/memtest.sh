@@ -6,7 +6,8 @@
 #   tests/vm/memtest.sh GUEST CLI
 #
 # guest/memtest.sh runs `pfnmap memtest` on memory hidden above 4 GiB
-# (memmap=, as vm_boot's machine: the 32-bit CLI on 686-pae too), at three
+# (vm_boot's machine: memmap=, the 32-bit CLI on 686-pae too; mem= on
+# arm64), at three
 # widths, and on the ivshmem BAR with uc and wc; and once while this script
 # writes 0xff into one byte of the ivshmem backing file behind the guest's
 # back, which memtest must report (exit 5, that address, those bits). The
@@ -60,10 +61,10 @@ EOT
 vm_build_initrd "$kver" "$work" "$cli" "$here/guest/memtest.sh" \
 	"$work/env:data/env"
 
-# shellcheck disable=SC2016 # the $ of memmap= is literal
+read -r -a mem <<< "$(vm_hidden_mem "$kver")"
 vm_qemu_start "$kver" "$work" "$limit" \
-	'console=ttyS0 quiet panic=-1 tsc=unstable memmap=4M$0x180000000 mem=8000M' \
-	-m 7G -smp 1 \
+	"console=$(vm_console "$kver") quiet panic=-1 $(vm_hidden_append "$kver")" \
+	"${mem[@]}" -smp 1 \
 	-object "memory-backend-file,id=hm,mem-path=$shm,size=16M,share=on" \
 	-device ivshmem-plain,memdev=hm
 # the fault: 0xff into one byte, over and over, while the guest runs (it

@@ -68,13 +68,13 @@ poll --timeout=1s $slot/bar0@0x20 0x1 0	# status: busy bit clears
 expect $slot/bar0@0x8 0x375f00
 
 load $(hx "$A")+$N /data/pattern	# the pattern into RAM A
-write $slot/bar0@0x80 $(hx "$A")	# DMA RAM A -> device buffer
-write $slot/bar0@0x88 0x40000
+-w 64 write $slot/bar0@0x80 $(hx "$A")	# DMA RAM A -> device buffer
+-w 64 write $slot/bar0@0x88 0x40000	# (64-bit: RAM A is above 4 GiB on arm64)
 write $slot/bar0@0x90 $N
 write $slot/bar0@0x98 1
 poll --timeout=5s $slot/bar0@0x98 0x1 0
-write $slot/bar0@0x80 0x40000		# DMA device buffer -> RAM B
-write $slot/bar0@0x88 $(hx "$B")
+-w 64 write $slot/bar0@0x80 0x40000	# DMA device buffer -> RAM B
+-w 64 write $slot/bar0@0x88 $(hx "$B")
 write $slot/bar0@0x90 $N
 write $slot/bar0@0x98 3
 poll --timeout=5s $slot/bar0@0x98 0x1 0

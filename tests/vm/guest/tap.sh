@@ -13,6 +13,8 @@
 #                          PAT complaint, usercopy, Bad page or ioremap on
 #                          RAM; /proc/sys/kernel/tainted has no bit beyond
 #                          4096|8192 (out-of-tree, unsigned)
+#   tap_health MARK BITS WHY   ... or in BITS, which the caller caused on
+#                          purpose (WHY)
 #   tap_end                the plan, a summary, and "VM-SUMMARY T F", which
 #                          the host reads (vm_verdict in lib.sh)
 T=0
@@ -55,8 +57,8 @@ tap_health() {
 	'' | *[!0-9]*)
 		notok "/proc/sys/kernel/tainted reads '$taint', not a number" ;;
 	*)
-		check "tainted $taint: no bit beyond 4096|8192 (out-of-tree, unsigned)" \
-			[ $((taint & ~(4096 | 8192))) = 0 ] ;;
+		check "tainted $taint: no bit beyond 4096|8192 (out-of-tree, unsigned)${2:+|$2 ($3)}" \
+			[ $((taint & ~(4096 | 8192 | ${2:-0}))) = 0 ] ;;
 	esac
 }
 
