@@ -51,6 +51,8 @@ static const char *ram_words(enum ram_state s)
 #define AUTO_WORDS "auto: as /dev/mem: write-back where the MTRRs say so (RAM hidden with memmap=), uncached (uc-) for MMIO"
 #elif defined(__aarch64__)
 #define AUTO_WORDS "auto: as /dev/mem: uc (Device-nGnRnE) for all that is not the kernel's own memory (MMIO, memory beyond mem=), write-back for that"
+#elif defined(__arm__)
+#define AUTO_WORDS "auto: as /dev/mem: uc (Strongly-ordered) for all that is not the kernel's own memory (MMIO, memory beyond mem=), write-back for that"
 #else
 #define AUTO_WORDS "auto: as /dev/mem on this architecture (phys_mem_access_prot())"
 #endif

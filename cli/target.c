@@ -282,10 +282,14 @@ const char *applied_name(enum pfnmap_cache c)
  */
 const char *cache_arch_words(enum pfnmap_cache c)
 {
-#if defined(__aarch64__)
+#if defined(__aarch64__) || defined(__arm__)
 	switch (c) {
 	case PFNMAP_CACHE_UC:
+#ifdef __aarch64__
 		return " (Device-nGnRnE)";
+#else
+		return " (Strongly-ordered)";	/* ARMv7's Device-nGnRnE */
+#endif
 	case PFNMAP_CACHE_WC:
 		return " (Normal non-cacheable)";
 	case PFNMAP_CACHE_WB:
@@ -297,6 +301,18 @@ const char *cache_arch_words(enum pfnmap_cache c)
 	(void)c;
 	return "";
 #endif
+}
+
+/*
+ * Who decided the type -v reports: the kernel, as the helper read it back
+ * from the page table; where the helper cannot (32-bit ARM), only what it
+ * asked for is known
+ */
+const char *target_applied_who(const struct target *t)
+{
+	if (t->helper && !(t->info.flags & PFNMAP_INFO_PTE))
+		return "the helper requested";
+	return "the kernel applied";
 }
 
 /* What the target applied: the helper says; for a file, what was asked */

@@ -98,5 +98,6 @@ int target_mmap_error(const struct target *t, int errnum, uint64_t start,
 
 const char *applied_name(enum pfnmap_cache c);
 const char *cache_arch_words(enum pfnmap_cache c);
+const char *target_applied_who(const struct target *t);
 
 #endif

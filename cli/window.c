@@ -197,10 +197,10 @@ static int settle(struct mapping *m, bool store)
 	m->exact = applied != PFNMAP_CACHE_WB || m->whole;
 	words = m->t->helper ? cache_arch_words(applied) : "";
 	if (!m->exact) {
-		pf_info("%s: the kernel applied %s%s: %s", m->cmd, applied_name(applied), words, m->single ? "one access" : "bulk copies");
+		pf_info("%s: %s %s%s: %s", m->cmd, target_applied_who(m->t), applied_name(applied), words, m->single ? "one access" : "bulk copies");
 		return 0;
 	}
-	pf_info("%s: the kernel applied %s%s: %u-bit %s", m->cmd, applied_name(applied), words, 8 * m->width, m->whole ? "loads and stores" : store ? "stores" : "loads");
+	pf_info("%s: %s %s%s: %u-bit %s", m->cmd, target_applied_who(m->t), applied_name(applied), words, 8 * m->width, m->whole ? "loads and stores" : store ? "stores" : "loads");
 	return check_width_aligned(m->cmd, m->x, m->width, m->whole ? "its accesses" : store ? "uncached stores" : "uncached loads");
 }
 

@@ -3,7 +3,7 @@
 # arm64 (aarch64) build of the CLI and its tests on an amd64 Debian host:
 #   cmake -B build-arm64 -DCMAKE_TOOLCHAIN_FILE=cmake/arm64-toolchain.cmake \
 #         -DPFNMAP_BUILD_MODULE=OFF
-# (scripts/arm64-module-check.sh builds the module for arm64: Kbuild's own
+# (scripts/cross-module-check.sh builds the module for arm64: Kbuild's own
 # ARCH= and CROSS_COMPILE=, not this file). Needs gcc-aarch64-linux-gnu and
 # the :arm64 -dev packages, Debian's multiarch ones (scripts/install-deps.sh).
 # The host cannot run the binaries: ctest runs them under qemu-user's

@@ -61,6 +61,11 @@ static inline void pfnmap_set_unsigned_offset(struct file *file)
 #endif
 
 /*
+ * x86 and arm64 read the type back from the PTE; 32-bit ARM has no
+ * pte_pgprot()
+ */
+#if defined(CONFIG_X86) || defined(CONFIG_ARM64)
+/*
  * The page protection of the PTE that maps @addr in the PFN map @vma.
  * remap_pfn_range() hands the cache type PAT chose only to the PTEs, not to
  * vma->vm_page_prot, so the PTE is the one place that tells.
@@ -101,5 +106,6 @@ static inline int pfnmap_pte_prot(struct vm_area_struct *vma,
 	return 0;
 }
 #endif
+#endif /* CONFIG_X86 || CONFIG_ARM64 */
 
 #endif /* _PFNMAP_COMPAT_H */

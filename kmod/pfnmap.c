@@ -71,6 +71,13 @@ static unsigned int pfnmap_cpu_phys_bits(void)
 {
 #ifdef CONFIG_X86
 	return boot_cpu_data.x86_phys_bits;
+#elif defined(CONFIG_ARM_LPAE)
+	/*
+	 * LPAE's long descriptors give 40-bit output addresses; a sparsemem
+	 * kernel's MAX_PHYSMEM_BITS (36) bounds its RAM, not what a PFN map
+	 * reaches, and a flatmem one has none
+	 */
+	return 40;
 #elif defined(MAX_PHYSMEM_BITS)
 	return MAX_PHYSMEM_BITS;
 #else
@@ -752,6 +759,9 @@ static int pfnmap_get_info(struct pfnmap_file *pf, void __user *argp)
 #ifdef CONFIG_X86
 	if (pat_enabled())
 		info.flags |= PFNMAP_INFO_PAT;
+#endif
+#if defined(CONFIG_X86) || defined(CONFIG_ARM64)
+	info.flags |= PFNMAP_INFO_PTE;
 #endif
 	mutex_lock(&pf->lock);
 	info.cache = pf->cache;

@@ -223,51 +223,57 @@ st=$(dkms status -m pfnmap -v "$version" -k "$kver")
 [[ $st == *": installed"* ]] || die "dkms status for $kver: '$st'"
 say "dkms: pfnmap/$version built and installed for $kver"
 
-# The same installed sources for Debian's arm64 kernel of that version,
-# cross-compiled: `-a aarch64` (what `uname -m` says on an arm64 board)
-# makes dkms.conf give Kbuild ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-.
-# The arm64 headers are the ones scripts/install-deps.sh unpacks
-# (scripts/arm64-module-check.sh --fetch-only), and --kernelsourcedir
-# points DKMS at them: nothing of arm64 enters /lib/modules, where
-# scripts/test.sh would build for it with the host's compiler. Built only,
-# checked, and taken out of DKMS again.
-hdrs=${ARM64_HEADERS:-/usr/lib/pfnmap-arm64}
-akver=${kver%-amd64}-arm64
-akdir=$hdrs/usr/src/linux-headers-$akver
-if [ ! -e "$akdir/Makefile" ] || [ ! -e "$akdir/scripts/Makefile.build" ]; then
-	die "no arm64 headers for $akver at $akdir (scripts/install-deps.sh)"
-fi
-[ ! -e "/lib/modules/$akver" ] ||
-	die "/lib/modules/$akver exists: an arm64 kernel tree among the host's"
-say "dkms build pfnmap/$version -k $akver -a aarch64 --kernelsourcedir $akdir"
-t0=$(date +%s%N)
-dkms build "pfnmap/$version" -k "$akver" -a aarch64 --kernelsourcedir "$akdir"
-ms=$((($(date +%s%N) - t0) / 1000000))
-abase=/var/lib/dkms/pfnmap/$version/$akver/aarch64
-[ ! -e "/lib/modules/$akver" ] || die "dkms build for arm64 made /lib/modules/$akver"
-ako=$abase/module/pfnmap.ko
-[ -f "$ako" ] || die "dkms build for $akver made no $ako: $(ls "$abase/module" 2>&1)"
-elf=$(readelf -h "$ako")
-printf '%s\n' "$elf" | grep -E '^ *(Type|Machine):'
-[[ $elf =~ Type:\ +REL\  ]] || die "$ako is not an ELF relocatable"
-[[ $elf =~ Machine:\ +AArch64 ]] || die "$ako is not AArch64"
-vermagic=$(modinfo -F vermagic "$ako")
-say "vermagic: $vermagic"
-[ "${vermagic%% *}" = "$akver" ] || die "the arm64 pfnmap.ko has vermagic '$vermagic'"
-alog=$(cat "$abase/log/make.log")
-if grep -qi 'warning' <<<"$alog"; then
-	printf '%s\n' "$alog" >&2
-	die "dkms's make.log for $akver has warnings"
-fi
-st=$(dkms status -m pfnmap -v "$version" -k "$akver" -a aarch64)
-[[ $st == *": built"* ]] || die "dkms status for $akver: '$st'"
-say "dkms: pfnmap/$version built for $akver (aarch64) in $((ms / 1000)).$((ms % 1000 / 100)) s, no warnings"
-dkms unbuild "pfnmap/$version" -k "$akver/aarch64"
-[ ! -e "$abase" ] || die "dkms unbuild left $abase"
-# (status names the module as added, with no kernel, whatever -k says)
-st=$(dkms status -m pfnmap)
-[[ $st != *"$akver"* ]] || die "DKMS still has the arm64 build: $st"
-say "dkms unbuild: no arm64 build left in DKMS, no /lib/modules/$akver"
+# The same installed sources for Debian's arm64 and armhf (armmp-lpae)
+# kernels of that version, cross-compiled: `-a aarch64` or `-a armv7l`
+# (what `uname -m` says on such a board) makes dkms.conf give Kbuild ARCH=
+# and CROSS_COMPILE=. The headers are the ones scripts/install-deps.sh
+# unpacks (scripts/cross-module-check.sh ARCH --fetch-only), and
+# --kernelsourcedir points DKMS at them: nothing of theirs enters
+# /lib/modules, where scripts/test.sh would build for it with the host's
+# compiler. Built only, checked, and taken out of DKMS again.
+# dkms_cross DEBIAN-ARCH DKMS-ARCH FLAVOUR READELF-MACHINE
+dkms_cross() {
+	local darch=$1 march=$2 akver=${kver%-amd64}-$3 machine=$4
+	local akdir abase ako elf vermagic alog st t0 ms
+
+	akdir=${PFNMAP_CROSS_ROOT:-/usr/lib/pfnmap}-$darch/usr/src/linux-headers-$akver
+	if [ ! -e "$akdir/Makefile" ] || [ ! -e "$akdir/scripts/Makefile.build" ]; then
+		die "no $darch headers for $akver at $akdir (scripts/install-deps.sh)"
+	fi
+	[ ! -e "/lib/modules/$akver" ] ||
+		die "/lib/modules/$akver exists: a $darch kernel tree among the host's"
+	say "dkms build pfnmap/$version -k $akver -a $march --kernelsourcedir $akdir"
+	t0=$(date +%s%N)
+	dkms build "pfnmap/$version" -k "$akver" -a "$march" --kernelsourcedir "$akdir"
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	abase=/var/lib/dkms/pfnmap/$version/$akver/$march
+	[ ! -e "/lib/modules/$akver" ] || die "dkms build for $darch made /lib/modules/$akver"
+	ako=$abase/module/pfnmap.ko
+	[ -f "$ako" ] || die "dkms build for $akver made no $ako: $(ls "$abase/module" 2>&1)"
+	elf=$(readelf -h "$ako")
+	printf '%s\n' "$elf" | grep -E '^ *(Type|Machine):'
+	[[ $elf =~ Type:\ +REL\  ]] || die "$ako is not an ELF relocatable"
+	[[ $elf =~ Machine:\ +$machine$'\n' ]] || die "$ako is not $machine"
+	vermagic=$(modinfo -F vermagic "$ako")
+	say "vermagic: $vermagic"
+	[ "${vermagic%% *}" = "$akver" ] || die "the $darch pfnmap.ko has vermagic '$vermagic'"
+	alog=$(cat "$abase/log/make.log")
+	if grep -qi 'warning' <<<"$alog"; then
+		printf '%s\n' "$alog" >&2
+		die "dkms's make.log for $akver has warnings"
+	fi
+	st=$(dkms status -m pfnmap -v "$version" -k "$akver" -a "$march")
+	[[ $st == *": built"* ]] || die "dkms status for $akver: '$st'"
+	say "dkms: pfnmap/$version built for $akver ($march) in $((ms / 1000)).$((ms % 1000 / 100)) s, no warnings"
+	dkms unbuild "pfnmap/$version" -k "$akver/$march"
+	[ ! -e "$abase" ] || die "dkms unbuild left $abase"
+	# (status names the module as added, with no kernel, whatever -k says)
+	st=$(dkms status -m pfnmap)
+	[[ $st != *"$akver"* ]] || die "DKMS still has the $darch build: $st"
+	say "dkms unbuild: no $darch build left in DKMS, no /lib/modules/$akver"
+}
+dkms_cross arm64 aarch64 arm64 AArch64
+dkms_cross armhf armv7l armmp-lpae ARM
 
 say "removing the packages"
 apt_get purge pfnmap pfnmap-dkms

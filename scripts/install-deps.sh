@@ -35,7 +35,7 @@ add_backports() {
 
 dpkg --add-architecture i386
 # arm64: Debian's kernel headers, unpacked, for the W=1 module build
-# (scripts/arm64-module-check.sh), and the :arm64 libraries of the CLI's
+# (scripts/cross-module-check.sh), and the :arm64 libraries of the CLI's
 # cross build (cmake/arm64-toolchain.cmake), whose tests run under
 # qemu-aarch64
 dpkg --add-architecture arm64
@@ -114,58 +114,46 @@ if [ $want_vm = 1 ] && [ ! -x /usr/lib/pfnmap-i386/busybox ]; then
 	rm -rf "$tmp"
 fi
 
-# Debian's arm64 headers of the 6.1 kernel, unpacked: their package's
-# dependencies would pull in arm64 toolchains
-bash "$(dirname "$0")/arm64-module-check.sh" --fetch-only
-
-# The arm64 guest (tests/vm/lib.sh): the kernel of those headers with its
-# modules, and busybox, unpacked beside them for the same reason; depmod
-# writes the modules.dep that packages' postinst would
-arm64=/usr/lib/pfnmap-arm64
-if [ $want_vm = 1 ]; then
-	kabi=
-	for d in "$arm64"/usr/src/linux-headers-6.1.*-arm64; do
-		[ -e "$d/Makefile" ] && kabi=${d##*/linux-headers-}
-	done
-	if [ -n "$kabi" ] && { [ ! -e "$arm64/boot/vmlinuz-$kabi" ] ||
-		[ ! -e "$arm64/lib/modules/$kabi/modules.dep" ] ||
-		[ ! -x "$arm64/busybox" ]; }; then
-		tmp=$(mktemp -d)
-		chmod 755 "$tmp"	# apt's sandbox user writes there
-		(cd "$tmp" && apt-get -q download \
-			"linux-image-$kabi-unsigned:arm64" busybox-static:arm64)
-		dpkg-deb -x "$tmp"/linux-image-*.deb "$arm64"
-		mkdir "$tmp/bb"
-		dpkg-deb -x "$tmp"/busybox-static_*.deb "$tmp/bb"
-		install -m755 "$tmp/bb/bin/busybox" "$arm64/busybox"
-		depmod -b "$arm64" "$kabi"
-		rm -rf "$tmp"
+# Debian's arm64 and armhf (armmp-lpae) headers of the 6.1 kernel, and for
+# the QEMU guests its images with their modules and busybox, unpacked into
+# /usr/lib/pfnmap-ARCH: their packages' dependencies would pull in cross
+# toolchains (scripts/cross-module-check.sh)
+for a in arm64 armhf; do
+	if [ $want_vm = 1 ]; then
+		bash "$(dirname "$0")/cross-module-check.sh" $a --guest
+	else
+		bash "$(dirname "$0")/cross-module-check.sh" $a --fetch-only
 	fi
-fi
+done
 
 # VM: everything tests/vm/ needs must now be there; CI runs on a fresh
 # machine, and the guest tests fail (never skip) when something is missing
 if [ $want_vm = 1 ]; then
 	missing=()
-	for t in qemu-system-x86_64 qemu-system-aarch64 cpio gzip xz readelf; do
+	for t in qemu-system-x86_64 qemu-system-aarch64 qemu-system-arm cpio gzip \
+		xz readelf; do
 		command -v "$t" > /dev/null || missing+=("$t")
 	done
 	for f in /bin/busybox /usr/lib/pfnmap-i386/busybox /lib/ld-linux.so.2 \
 		/lib/i386-linux-gnu/libkmod.so.2 /usr/lib/i386-linux-gnu/libc.a \
-		"$arm64/busybox" "$arm64/boot/vmlinuz-$kabi" \
-		"$arm64/lib/modules/$kabi/modules.dep" \
+		/usr/lib/pfnmap-arm64/busybox /usr/lib/pfnmap-armhf/busybox \
 		/usr/lib/aarch64-linux-gnu/libc.a; do
 		[ -e "$f" ] || missing+=("$f")
 	done
 	# one kernel of each kind with both an image and a build directory
-	for pat in '6.1.*-amd64' '6.12.*-amd64' '6.1.*-686-pae'; do
+	for pat in '6.1.*-amd64' '6.12.*-amd64' '6.1.*-686-pae' \
+		'arm64 6.1.*-arm64' 'armhf 6.1.*-armmp-lpae'; do
 		found=0
-		for d in /lib/modules/$pat; do
-			v=${d#/lib/modules/}
-			[ -e "/boot/vmlinuz-$v" ] && [ -e "$d/build/Makefile" ] &&
+		# the cross kernels' headers: cross-module-check.sh above
+		root='' need=build/Makefile
+		case $pat in
+		arm*) root=/usr/lib/pfnmap-${pat%% *} pat=${pat#* } need=modules.dep ;;
+		esac
+		for d in "$root"/lib/modules/$pat; do
+			[ -e "$root/boot/vmlinuz-${d##*/}" ] && [ -e "$d/$need" ] &&
 				found=1
 		done
-		[ $found = 1 ] || missing+=("kernel $pat (/boot/vmlinuz-* + /lib/modules/*/build)")
+		[ $found = 1 ] || missing+=("kernel $pat ($root/boot/vmlinuz-* + $root/lib/modules/*/$need)")
 	done
 	if [ ${#missing[@]} -gt 0 ]; then
 		printf 'install-deps: still missing for the QEMU guest tests: %s\n' \

@@ -64,10 +64,13 @@ for d in "${kdirs[@]}"; do
 	fi
 done
 
-# arm64, with Debian's arm64 headers (install-deps.sh unpacks them): the
-# helper's non-x86 paths compile nowhere else; 10-20 s
-log "module for arm64"
-bash scripts/arm64-module-check.sh
+# arm64 and armhf (armmp-lpae), with Debian's headers (install-deps.sh
+# unpacks them): the helper's non-x86 paths compile nowhere else; 10-20 s
+# each
+for a in arm64 armhf; do
+	log "module for $a"
+	bash scripts/cross-module-check.sh $a
+done
 
 log "CLI (i386), module against $kdir_pae"
 cmake -B build32 -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/i386-toolchain.cmake" \
@@ -76,7 +79,7 @@ cmake --build build32 -j"$(nproc)"
 
 # The CLI cross-built for arm64 (cmake/arm64-toolchain.cmake), its tests
 # under qemu-aarch64 below; the module's arm64 build is
-# arm64-module-check.sh's. A missing :arm64 library fails the configure
+# cross-module-check.sh's. A missing :arm64 library fails the configure
 # (pkg_check_modules ... REQUIRED), a missing qemu-aarch64 fails here:
 # install-deps.sh installs both, so neither is ever skipped. ~15 s to
 # configure and build, ~2.5 min of tests on 2 cores

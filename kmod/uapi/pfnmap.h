@@ -34,6 +34,7 @@ enum pfnmap_cache {
 #define PFNMAP_INFO_PAT		(1U << 0)	/* x86 PAT is enabled */
 #define PFNMAP_INFO_LOCKDOWN	(1U << 1)	/* kernel lockdown refused an mmap on this file */
 #define PFNMAP_INFO_MAPPED	(1U << 2)	/* applied_cache describes a mapping */
+#define PFNMAP_INFO_PTE		(1U << 3)	/* applied_cache is read from the page table (x86, arm64), not the protection asked for */
 
 struct pfnmap_info {
 	__u32 size;		/* out: sizeof(struct pfnmap_info) of the helper */

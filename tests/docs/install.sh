@@ -120,8 +120,9 @@ vals=$(bash -c 'kernel_source_dir=K dkms_tree=T; . "$1";
 [ "$vals" = "pfnmap/$version make -C K M=T/pfnmap/$version/build modules" ] &&
 	ok "dkms.conf: $vals" || bad "dkms.conf, sourced: '$vals'"
 # DKMS's architecture ($arch, dkms -a; `uname -m` by default) the
-# machine's: the same make command; aarch64 or arm64 on another machine: a
-# cross build, unstripped, CROSS_COMPILE from the environment when set.
+# machine's: the same make command; aarch64 or arm64 (armv7l or armhf) on
+# another machine: a cross build for arm64 (32-bit ARM), unstripped,
+# CROSS_COMPILE from the environment when set.
 # dkms_make MACHINE ARCH [VAR=VALUE...]: MAKE[0] and STRIP[0] as DKMS reads
 # them on a machine whose `uname -m` says MACHINE
 dkms_make() {
@@ -132,12 +133,15 @@ dkms_make() {
 }
 plain="make -C K M=T/pfnmap/$version/build modules strip=yes"
 cross="make -C K M=T/pfnmap/$version/build ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- modules strip=no"
+cross32="make -C K M=T/pfnmap/$version/build ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- modules strip=no"
 for ma in x86_64:x86_64 aarch64:aarch64 x86_64:aarch64 x86_64:arm64 \
-	x86_64:; do
+	armv7l:armv7l x86_64:armv7l x86_64:armhf aarch64:armv7l x86_64:; do
 	case $ma in
+	*:armv7l | *:armhf) want=$cross32 ;;
 	x86_64:a*) want=$cross ;;
 	*) want=$plain ;;
 	esac
+	[ "$ma" = armv7l:armv7l ] && want=$plain
 	vals=$(dkms_make "${ma%:*}" "${ma#*:}")
 	[ "$vals" = "$want" ] && ok "dkms.conf, uname -m ${ma%:*}, -a '${ma#*:}': $vals" ||
 		bad "dkms.conf, uname -m ${ma%:*}, -a '${ma#*:}': '$vals', not '$want'"

@@ -15,94 +15,116 @@
 # driver claims its BARs exclusively). See
 # /work/shared/notes/vm-testing.md for why -cpu max and TCG.
 #
-# The arm64 guest (6.1-arm64) boots Debian's arm64 kernel, unpacked with
-# its modules and headers under $PFNMAP_ARM64_ROOT (default
-# /usr/lib/pfnmap-arm64, where scripts/install-deps.sh puts them: their
-# packages' dependencies would pull in arm64 toolchains), on QEMU's virt
-# machine: RAM from 0x40000000, mem=4G with 6 GiB leaves 0x140000000-
-# 0x1bfffffff outside System RAM (no memmap= on arm64), the same devices,
-# their 64-bit BARs from 0x8000000000, and no firmware: memory decoding
-# of a device without a driver is off until the guest turns it on.
+# The ARM guests (6.1-arm64, 6.1-armhf) boot Debian's arm64 and armmp-lpae
+# kernels, unpacked with their modules and headers under
+# $PFNMAP_CROSS_ROOT-ARCH (default /usr/lib/pfnmap-arm64 and -armhf, where
+# scripts/cross-module-check.sh ARCH --guest puts them: their packages'
+# dependencies would pull in cross toolchains), on QEMU's virt machine: RAM
+# from 0x40000000; arm64: mem=4G with 6 GiB leaves 0x140000000-0x1bfffffff
+# outside System RAM (no memmap= on ARM); armhf (LPAE, 32-bit): mem=3G
+# with 5 GiB + 4 MiB leaves 0x100000000-0x1803fffff; the same devices,
+# their 64-bit BARs from 0x8000000000, and no firmware: memory decoding of
+# a device without a driver is off until the guest turns it on.
 
 vm_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 vm_top=$(cd "$vm_here/../.." && pwd)
 
-vm_arm64_root=${PFNMAP_ARM64_ROOT:-/usr/lib/pfnmap-arm64}
+vm_cross_root=${PFNMAP_CROSS_ROOT:-/usr/lib/pfnmap}
 
 vm_die() { printf 'vm: %s\n' "$*" >&2; exit 1; }
 
-vm_is_arm64() {
-	case $1 in *-arm64) return 0 ;; esac
+# Kernel $1's Debian architecture: amd64, i386, arm64 or armhf
+vm_arch() {
+	case $1 in
+	*-arm64) echo arm64 ;;
+	*-armmp*) echo armhf ;;
+	*) if vm_is_32bit "$1"; then echo i386; else echo amd64; fi ;;
+	esac
+}
+
+vm_is_arm64() { [ "$(vm_arch "$1")" = arm64 ]; }
+
+# A kernel of another architecture, unpacked under /usr/lib/pfnmap-ARCH
+vm_is_cross() {
+	case $(vm_arch "$1") in arm*) return 0 ;; esac
 	return 1
 }
 
-# Where kernel $1's files are: under the unpacked tree for arm64, else
-# the host's installed kernels (an empty prefix)
+# Where kernel $1's files are: under the unpacked tree for arm64 and
+# armhf, else the host's installed kernels (an empty prefix)
 vm_root() {
-	if vm_is_arm64 "$1"; then
-		printf '%s\n' "$vm_arm64_root"
+	if vm_is_cross "$1"; then
+		printf '%s-%s\n' "$vm_cross_root" "$(vm_arch "$1")"
 	fi
 }
 
 vm_image() { printf '%s/boot/vmlinuz-%s\n' "$(vm_root "$1")" "$1"; }
 vm_moddir() { printf '%s/lib/modules/%s\n' "$(vm_root "$1")" "$1"; }
 
-# The kernel's build directory (the arm64 headers' build link is absolute,
+# The kernel's build directory (the cross headers' build link is absolute,
 # into the tree they were packaged for)
 vm_kbuild() {
-	if vm_is_arm64 "$1"; then
-		printf '%s/usr/src/linux-headers-%s\n' "$vm_arm64_root" "$1"
+	if vm_is_cross "$1"; then
+		printf '%s/usr/src/linux-headers-%s\n' "$(vm_root "$1")" "$1"
 	else
 		printf '/lib/modules/%s/build\n' "$1"
 	fi
 }
 
+# Kbuild's cross arguments for kernel $1
+vm_kbuild_cross() {
+	case $(vm_arch "$1") in
+	arm64) echo ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- ;;
+	armhf) echo ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- ;;
+	esac
+}
+
 # The C compiler and flags for kernel $1's user space
 vm_cc() {
-	if vm_is_arm64 "$1"; then
-		echo aarch64-linux-gnu-gcc
-	elif vm_is_32bit "$1"; then
-		echo gcc -m32
-	else
-		echo gcc
-	fi
+	case $(vm_arch "$1") in
+	arm64) echo aarch64-linux-gnu-gcc ;;
+	armhf) echo arm-linux-gnueabihf-gcc ;;
+	i386) echo gcc -m32 ;;
+	*) echo gcc ;;
+	esac
 }
 
 # The multiarch directory of kernel $1's user-space libraries
 vm_libdir() {
-	if vm_is_arm64 "$1"; then
-		echo /lib/aarch64-linux-gnu
-	elif vm_is_32bit "$1"; then
-		echo /lib/i386-linux-gnu
-	else
-		echo /lib/x86_64-linux-gnu
-	fi
+	case $(vm_arch "$1") in
+	arm64) echo /lib/aarch64-linux-gnu ;;
+	armhf) echo /lib/arm-linux-gnueabihf ;;
+	i386) echo /lib/i386-linux-gnu ;;
+	*) echo /lib/x86_64-linux-gnu ;;
+	esac
 }
 
 # What readelf -h says for kernel $1's programs: "CLASS MACHINE"
 vm_elf() {
-	if vm_is_arm64 "$1"; then
-		echo 'ELF64 AArch64'
-	elif vm_is_32bit "$1"; then
-		echo 'ELF32 Intel 80386'
-	else
-		echo 'ELF64 Advanced Micro Devices X86-64'
-	fi
+	case $(vm_arch "$1") in
+	arm64) echo 'ELF64 AArch64' ;;
+	armhf) echo 'ELF32 ARM' ;;
+	i386) echo 'ELF32 Intel 80386' ;;
+	*) echo 'ELF64 Advanced Micro Devices X86-64' ;;
+	esac
 }
 
 # The serial console device of kernel $1's machine
 vm_console() {
-	if vm_is_arm64 "$1"; then echo ttyAMA0; else echo ttyS0; fi
+	if vm_is_cross "$1"; then echo ttyAMA0; else echo ttyS0; fi
 }
 
 # vm_qemu_cmd KVER: QEMU and its machine for the kernel, into the array
-# vm_qemu (the caller adds memory, devices and the kernel)
+# vm_qemu (the caller adds memory, devices and the kernel). armhf: virt's
+# highmem puts RAM past 4 GiB and the 64-bit PCI window at 512 GiB within
+# LPAE's 40 bits; a Cortex-A15 has LPAE.
 vm_qemu_cmd() {
-	if vm_is_arm64 "$1"; then
-		vm_qemu=(qemu-system-aarch64 -M virt -accel tcg -cpu max)
-	else
-		vm_qemu=(qemu-system-x86_64 -accel tcg -cpu max)
-	fi
+	case $(vm_arch "$1") in
+	arm64) vm_qemu=(qemu-system-aarch64 -M virt -accel tcg -cpu max) ;;
+	armhf) vm_qemu=(qemu-system-arm -M "virt,highmem=on" -accel tcg
+			-cpu cortex-a15) ;;
+	*) vm_qemu=(qemu-system-x86_64 -accel tcg -cpu max) ;;
+	esac
 }
 
 # Kernel release for a guest name: the newest installed one that has both
@@ -114,7 +136,8 @@ vm_kernel() {
 	6.12-amd64) pat='6.12.*-amd64' ;;
 	6.1-686-pae) pat='6.1.*-686-pae' ;;
 	6.1-arm64) pat='6.1.*-arm64' ;;
-	*) vm_die "unknown guest '$1' (6.1-amd64, 6.12-amd64, 6.1-686-pae, 6.1-arm64)" ;;
+	6.1-armhf) pat='6.1.*-armmp-lpae' ;;
+	*) vm_die "unknown guest '$1' (6.1-amd64, 6.12-amd64, 6.1-686-pae, 6.1-arm64, 6.1-armhf)" ;;
 	esac
 	for d in "$(vm_root "$pat")"/lib/modules/$pat; do
 		v=${d##*/}
@@ -149,8 +172,8 @@ vm_check_host() {
 }
 
 vm_busybox() {
-	if vm_is_arm64 "$1"; then
-		printf '%s\n' "${BUSYBOX_ARM64:-$vm_arm64_root/busybox}"
+	if vm_is_cross "$1"; then
+		printf '%s/busybox\n' "$(vm_root "$1")"
 	elif vm_is_32bit "$1"; then
 		printf '%s\n' "${BUSYBOX_I386:-/usr/lib/pfnmap-i386/busybox}"
 	else
@@ -169,8 +192,8 @@ vm_build_module() {
 			vm_die "cannot copy kmod/$f"
 	done <"$vm_top/kmod/kbuild-files"
 	# arm64: cross, with the host's kbuild of the same version
-	# (scripts/arm64-module-check.sh links it into the headers' tree)
-	vm_is_arm64 "$kver" && cross=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
+	# (scripts/cross-module-check.sh links it into the headers' tree)
+	read -r -a cross <<< "$(vm_kbuild_cross "$kver")"
 	if ! make -s -C "$(vm_kbuild "$kver")" M="$work/kmod" "${cross[@]}" \
 		W=1 modules > "$work/kbuild.log" 2>&1; then
 		cat "$work/kbuild.log" >&2
@@ -321,16 +344,19 @@ vm_boot() {
 # The machine with hidden memory at 0x180000000 (see the top): QEMU's
 # memory (and x86's CPU) arguments and the kernel's
 vm_hidden_mem() {
-	if vm_is_arm64 "$1"; then
-		echo -m 6G
-	else
-		echo -m 7G -cpu max,phys-bits=52
-	fi
+	case $(vm_arch "$1") in
+	arm64) echo -m 6G ;;
+	# RAM up to 0x180400000: the 4 MiB at 0x180000000 (-m 6G hangs)
+	armhf) echo -m 5124M ;;
+	*) echo -m 7G -cpu max,phys-bits=52 ;;
+	esac
 }
 
 vm_hidden_append() {
 	if vm_is_arm64 "$1"; then
 		echo mem=4G
+	elif vm_is_cross "$1"; then
+		echo mem=3G
 	else
 		# shellcheck disable=SC2016 # the $ of memmap= is literal
 		echo 'tsc=unstable memmap=4M$0x180000000 mem=8000M'
