@@ -18,11 +18,12 @@
  */
 typedef uint64_t u64_aligned __attribute__((aligned(8)));
 
-#ifdef __aarch64__
+#if defined(__aarch64__) || defined(__arm__)
 /*
- * arm64: one LDR or STR of the width from a plain base register, as the
- * kernel's __raw_readl() and __raw_writel() are. For a volatile access in
- * a loop the compiler may pick a pre- or post-indexed form (clang does, in
+ * arm64 and 32-bit ARM: one LDR or STR of the width (LDRB, LDRH; LDRD on
+ * arm for 64 bits) from a plain base register, as the kernel's
+ * __raw_readl() and __raw_writel() are. For a volatile access in a loop
+ * the compiler may pick a pre- or post-indexed form (clang does, in
  * memtest's fills), which an emulated device's BAR cannot take in a KVM
  * guest: its abort carries no instruction syndrome (ISV is 0), so KVM
  * cannot emulate the access; QEMU then injects an external abort (a bus
@@ -30,7 +31,31 @@ typedef uint64_t u64_aligned __attribute__((aligned(8)));
  * (a base register, no offset) names the exact bytes accessed, so the
  * compiler orders them as it would the volatile access, without a
  * "memory" clobber reloading everything in memtest's loops.
+ *
+ * On 32-bit ARM the generic __atomic code below would make a 64-bit load
+ * an LDREXD and a 64-bit store an LDREXD/STREXD loop: exclusive accesses,
+ * which Device memory need not support (one may fault, or STREXD never
+ * succeed and the loop never end), and a store that reads the register
+ * first, against "each address once". LDRD and STRD of an 8-byte aligned
+ * address (the callers check it; ARM faults an unaligned one on Device
+ * memory) are one access, single-copy atomic where the CPU has LPAE
+ * (Cortex-A7, A15 and later, every ARMv8 CPU in AArch32), two word
+ * accesses in ascending order on older ones: what a 32-bit CPU can do. A
+ * BAR emulated in a KVM guest cannot take LDRD or STRD either (no
+ * syndrome for two registers): width 32 works there.
  */
+#ifdef __aarch64__
+#define IO_W(n)	"%w" #n			/* a register's 32-bit view */
+#define IO_LD64	"ldr %x0, %1"
+#define IO_ST64	"str %x1, %0"
+#define IO_IN	"rZ"			/* wzr or xzr for a zero */
+#else
+#define IO_W(n)	"%" #n
+#define IO_LD64	"ldrd %0, %H0, %1"	/* the pair in memory order */
+#define IO_ST64	"strd %1, %H1, %0"
+#define IO_IN	"r"
+#endif
+
 static inline __attribute__((always_inline)) uint64_t
 io_load(const volatile void *p, unsigned int width)
 {
@@ -39,20 +64,20 @@ io_load(const volatile void *p, unsigned int width)
 
 	switch (width) {
 	case 1:
-		__asm__ volatile("ldrb %w0, %1" : "=r" (v)
+		__asm__ volatile("ldrb " IO_W(0) ", %1" : "=r" (v)
 				 : "Q" (*(const volatile uint8_t *)p));
 		return v;
 	case 2:
-		__asm__ volatile("ldrh %w0, %1" : "=r" (v)
+		__asm__ volatile("ldrh " IO_W(0) ", %1" : "=r" (v)
 				 : "Q" (*(const volatile uint16_t *)p));
 		return v;
 	case 4:
-		__asm__ volatile("ldr %w0, %1" : "=r" (v)
+		__asm__ volatile("ldr " IO_W(0) ", %1" : "=r" (v)
 				 : "Q" (*(const volatile uint32_t *)p));
 		return v;
 	default:
-		__asm__ volatile("ldr %x0, %1" : "=r" (d)
-				 : "Q" (*(const volatile uint64_t *)p));
+		__asm__ volatile(IO_LD64 : "=r" (d)
+				 : "Q" (*(const volatile u64_aligned *)p));
 		return d;
 	}
 }
@@ -62,23 +87,30 @@ io_store(volatile void *p, uint64_t val, unsigned int width)
 {
 	switch (width) {
 	case 1:
-		__asm__ volatile("strb %w1, %0" : "=Q" (*(volatile uint8_t *)p)
-				 : "rZ" ((uint32_t)val));
+		__asm__ volatile("strb " IO_W(1) ", %0"
+				 : "=Q" (*(volatile uint8_t *)p)
+				 : IO_IN ((uint32_t)val));
 		break;
 	case 2:
-		__asm__ volatile("strh %w1, %0" : "=Q" (*(volatile uint16_t *)p)
-				 : "rZ" ((uint32_t)val));
+		__asm__ volatile("strh " IO_W(1) ", %0"
+				 : "=Q" (*(volatile uint16_t *)p)
+				 : IO_IN ((uint32_t)val));
 		break;
 	case 4:
-		__asm__ volatile("str %w1, %0" : "=Q" (*(volatile uint32_t *)p)
-				 : "rZ" ((uint32_t)val));
+		__asm__ volatile("str " IO_W(1) ", %0"
+				 : "=Q" (*(volatile uint32_t *)p)
+				 : IO_IN ((uint32_t)val));
 		break;
 	default:
-		__asm__ volatile("str %x1, %0" : "=Q" (*(volatile uint64_t *)p)
-				 : "rZ" (val));
+		__asm__ volatile(IO_ST64 : "=Q" (*(volatile u64_aligned *)p)
+				 : IO_IN (val));
 		break;
 	}
 }
+#undef IO_W
+#undef IO_LD64
+#undef IO_ST64
+#undef IO_IN
 #else
 /*
  * One volatile load or store of exactly width bytes; 64-bit ones through

@@ -194,9 +194,10 @@ set(CPACK_DEBIAN_${_t}_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_${_t}_PACKAGE_RECOMMENDS pfnmap-dkms)
 # The architecture of the binary, not of the machine that built it: CPack
 # asks `dpkg --print-architecture`, amd64 on the amd64 host of a cross
-# build (cmake/arm64-toolchain.cmake), which would label arm64 binaries
-# amd64. dpkg-architecture names the Debian architecture of the
-# toolchain's multiarch triplet (aarch64-linux-gnu: arm64); dpkg-shlibdeps
+# build (cmake/arm64-toolchain.cmake, cmake/armhf-toolchain.cmake), which
+# would label arm64 and armhf binaries amd64. dpkg-architecture names the
+# Debian architecture of the toolchain's multiarch triplet
+# (aarch64-linux-gnu: arm64, arm-linux-gnueabihf: armhf); dpkg-shlibdeps
 # already finds the libraries by the binary's own ELF machine.
 if(CMAKE_CROSSCOMPILING AND CMAKE_LIBRARY_ARCHITECTURE)
 	find_program(PFNMAP_DPKG_ARCHITECTURE dpkg-architecture)

@@ -39,6 +39,11 @@ dpkg --add-architecture i386
 # cross build (cmake/arm64-toolchain.cmake), whose tests run under
 # qemu-aarch64
 dpkg --add-architecture arm64
+# armhf: Debian's armmp-lpae kernel headers, unpacked, for the W=1 module
+# build (scripts/cross-module-check.sh), and the :armhf libraries of the
+# CLI's 32-bit ARM cross build (cmake/armhf-toolchain.cmake), whose tests
+# run under qemu-arm
+dpkg --add-architecture armhf
 add_backports
 # A mirror in the middle of a sync serves index files of the wrong size
 # ("Mirror sync in progress?") and apt-get update fails; that passes once
@@ -57,8 +62,8 @@ for try in 1 2 3; do
 done
 
 # gcc-12-multilib, not the gcc-multilib metapackage, which Debian declares
-# in conflict with every cross compiler (gcc-aarch64-linux-gnu below); -m32
-# needs only gcc-12-multilib
+# in conflict with every cross compiler (gcc-aarch64-linux-gnu and
+# gcc-arm-linux-gnueabihf below); -m32 needs only gcc-12-multilib
 pkgs=(build-essential cmake ninja-build pkg-config gcc-12-multilib valgrind
       libc6-dbg:i386	# valgrind on build32's CLI, where i386 runs natively
       memtester		# bench: memtest against memtester
@@ -71,22 +76,28 @@ pkgs=(build-essential cmake ninja-build pkg-config gcc-12-multilib valgrind
       # finds in the multiarch directories
       libpci-dev:arm64 libkmod-dev:arm64 libcmocka-dev:arm64
       zlib1g-dev:arm64 libjson-c-dev:arm64 libssl-dev:arm64
+      # the armhf CLI and its unit tests (test.sh's build-armhf), the same
+      # way: libc6-dev:armhf for arm-linux-gnueabihf-gcc
+      libpci-dev:armhf libkmod-dev:armhf libcmocka-dev:armhf
+      zlib1g-dev:armhf libjson-c-dev:armhf libssl-dev:armhf
       bsdextrautils xxd kmod pciutils
-      qemu-user		# qemu-i386 and qemu-aarch64: build32's and
-			# build-arm64's tests
+      qemu-user		# qemu-i386, qemu-aarch64 and qemu-arm: build32's,
+			# build-arm64's and build-armhf's tests
       linux-headers-amd64 linux-headers-686-pae:i386
       mandoc groff-base man-db bash-completion zsh fish dkms
       lintian	# scripts/ci-packages.sh: the packages lintian clean
       clang libclang-rt-14-dev	# libFuzzer, ASan, UBSan (tests/fuzz,
 				# test.sh's build-asan), build-matrix.sh
-      gcc-aarch64-linux-gnu)	# the module (W=1) and the CLI for arm64
+      gcc-aarch64-linux-gnu	# the module (W=1) and the CLI for arm64
+      gcc-arm-linux-gnueabihf)	# the module (W=1) and the CLI for armhf
 [ $want_vm = 1 ] && pkgs+=(qemu-system-x86 qemu-system-arm busybox-static cpio xz-utils
 			   linux-image-amd64 linux-image-686-pae:i386)
 # Multi-Arch: same packages (libssl3, zlib1g, ...) must be the same version
-# in amd64, i386 and arm64. When bookworm-security's i386 (or arm64) list
-# is the one that failed above, amd64 sees a security update that i386
-# cannot follow; then take bookworm's own versions for all (priority 990
-# over the 500 of -security), which is what the lists still agree on.
+# in amd64, i386, arm64 and armhf. When bookworm-security's i386 (or
+# arm64, armhf) list is the one that failed above, amd64 sees a security
+# update that i386 cannot follow; then take bookworm's own versions for
+# all (priority 990 over the 500 of -security), which is what the lists
+# still agree on.
 if ! apt_get install --no-install-recommends "${pkgs[@]}"; then
 	echo "install-deps: install failed; again with bookworm's versions first (APT::Default-Release=bookworm)" >&2
 	if ! apt_get -o APT::Default-Release=bookworm install --no-install-recommends "${pkgs[@]}"; then
@@ -137,7 +148,7 @@ if [ $want_vm = 1 ]; then
 	for f in /bin/busybox /usr/lib/pfnmap-i386/busybox /lib/ld-linux.so.2 \
 		/lib/i386-linux-gnu/libkmod.so.2 /usr/lib/i386-linux-gnu/libc.a \
 		/usr/lib/pfnmap-arm64/busybox /usr/lib/pfnmap-armhf/busybox \
-		/usr/lib/aarch64-linux-gnu/libc.a; do
+		/usr/lib/aarch64-linux-gnu/libc.a /usr/lib/arm-linux-gnueabihf/libc.a; do
 		[ -e "$f" ] || missing+=("$f")
 	done
 	# one kernel of each kind with both an image and a build directory

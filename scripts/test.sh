@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Build everything and run every test: the CLI 64- and 32-bit and for arm64
-# (cross-built, its tests under qemu-aarch64) with -Werror
-# (PFNMAP_WERROR), the helper module warning-free (W=1) against every kernel
-# whose headers are installed (6.1 amd64, 6.12 amd64 from backports, 6.1
-# 686-pae) and Debian's 6.1 arm64 headers, the CLI with ASan and UBSan
-# (clang, PFNMAP_SANITIZE), then ctest on the four builds, which fails
+# and armhf (cross-built, their tests under qemu-aarch64 and qemu-arm) with
+# -Werror (PFNMAP_WERROR), the helper module warning-free (W=1) against
+# every kernel whose headers are installed (6.1 amd64, 6.12 amd64 from
+# backports, 6.1 686-pae) and Debian's 6.1 arm64 headers, the CLI with
+# ASan and UBSan (clang, PFNMAP_SANITIZE), then ctest on the five builds
+# (the cross builds' Debian packages checked too), which fails
 # also when a build skipped other tests than tests/expected-skips lists for
 # it; the parsers' fuzz targets for 60 s each (tests/fuzz); last the
 # build matrix
@@ -77,19 +78,34 @@ cmake -B build32 -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/i386-toolchain.cmake" \
 	-DPFNMAP_KERNEL_DIR="$kdir_pae" -DPFNMAP_WERROR=ON
 cmake --build build32 -j"$(nproc)"
 
-# The CLI cross-built for arm64 (cmake/arm64-toolchain.cmake), its tests
-# under qemu-aarch64 below; the module's arm64 build is
-# cross-module-check.sh's. A missing :arm64 library fails the configure
-# (pkg_check_modules ... REQUIRED), a missing qemu-aarch64 fails here:
-# install-deps.sh installs both, so neither is ever skipped. ~15 s to
+# cross_build ARCH QEMU GCC: the CLI cross-built for Debian's ARCH in
+# build-ARCH (cmake/ARCH-toolchain.cmake) with GCC, its tests under QEMU
+# below. A missing :ARCH library or GCC fails the configure
+# (pkg_check_modules ... REQUIRED), a missing QEMU fails here:
+# install-deps.sh installs them all, so none is ever skipped
+cross_build() {
+	local b=build-$1
+
+	log "CLI ($1)"
+	command -v "$2" >/dev/null ||
+		die "no $2 (package qemu-user) for $b's tests: run scripts/install-deps.sh"
+	cmake -B "$b" -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/$1-toolchain.cmake" \
+		-DPFNMAP_WERROR=ON -DPFNMAP_BUILD_MODULE=OFF ||
+		die "$b: configure failed (the :$1 -dev packages and $3: scripts/install-deps.sh)"
+	cmake --build "$b" -j"$(nproc)"
+}
+# arm64 (the module's arm64 build is cross-module-check.sh's): ~15 s to
 # configure and build, ~2.5 min of tests on 2 cores
-log "CLI (arm64)"
-command -v qemu-aarch64 >/dev/null ||
-	die "no qemu-aarch64 (package qemu-user) for build-arm64's tests: run scripts/install-deps.sh"
-cmake -B build-arm64 -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/arm64-toolchain.cmake" \
-	-DPFNMAP_WERROR=ON -DPFNMAP_BUILD_MODULE=OFF ||
-	die "build-arm64: configure failed (the :arm64 -dev packages and gcc-aarch64-linux-gnu: scripts/install-deps.sh)"
-cmake --build build-arm64 -j"$(nproc)"
+cross_build arm64 qemu-aarch64 gcc-aarch64-linux-gnu
+# 32-bit ARM: ~15 s to build, 3.5 to 5 min of tests on 2 cores (qemu-arm
+# is the slowest of the emulators)
+cross_build armhf qemu-arm gcc-arm-linux-gnueabihf
+# Its exact-width 64-bit accesses are LDRD and STRD (cli/access.h), never
+# the exclusive LDREXD/STREXD loop that 64-bit __atomic code becomes on
+# ARMv7, which Device memory need not support: none anywhere in the CLI
+n=$(arm-linux-gnueabihf-objdump -d build-armhf/cli/pfnmap | grep -cE '\s(ldrexd|strexd)\s' || true)
+[ "$n" = 0 ] ||
+	die "build-armhf: $n LDREXD/STREXD in cli/pfnmap (cli/access.h's arm code not used?)"
 
 # Every cli and pci script under ASan (leaks included) and UBSan; valgrind
 # runs a few of them in build (tests/CMakeLists.txt: PFNMAP_VALGRIND_TESTS)
@@ -132,35 +148,45 @@ run_tests build32 || status=1
 # kind arm64-qemu; the docs tests are build's, as for build-asan below
 log "tests: build-arm64"
 run_tests build-arm64 '^(unit|cli|pci|shim)$' || status=1
-# its Debian package, made and checked, never installed (not on an amd64
-# host): Architecture arm64 (cmake/packaging.cmake), the AArch64 binary,
-# lintian clean as scripts/ci-packages.sh wants the amd64 one; ~10 s
-log "package: build-arm64"
-arm64_package() {
-	local debs deb tags
+# cross_package BUILD ARCH MACHINE: BUILD's Debian package, made and
+# checked, never installed (not on an amd64 host): Architecture ARCH
+# (cmake/packaging.cmake), usr/bin/pfnmap an ELF file whose readelf
+# Machine is MACHINE, lintian clean as scripts/ci-packages.sh wants the
+# amd64 one; ~10 s a package
+cross_package() {
+	local b=$1 arch=$2 machine=$3 debs deb tags m
 
-	rm -f build-arm64/*.deb
-	(cd build-arm64 && cpack -G DEB) || return 1
-	debs=(build-arm64/pfnmap_*_arm64.deb)
+	rm -f "$b"/*.deb
+	(cd "$b" && cpack -G DEB) || return 1
+	debs=("$b"/pfnmap_*_"$arch".deb)
 	deb=${debs[0]}
-	[ -e "$deb" ] || { echo "cpack made no pfnmap_*_arm64.deb" >&2; return 1; }
-	[ "$(dpkg-deb -f "$deb" Architecture)" = arm64 ] || {
-		echo "$deb: Architecture $(dpkg-deb -f "$deb" Architecture), not arm64" >&2
+	[ -e "$deb" ] || { echo "cpack made no pfnmap_*_$arch.deb in $b" >&2; return 1; }
+	[ "$(dpkg-deb -f "$deb" Architecture)" = "$arch" ] || {
+		echo "$deb: Architecture $(dpkg-deb -f "$deb" Architecture), not $arch" >&2
 		return 1
 	}
-	rm -rf build-arm64/deb-root
-	dpkg-deb -x "$deb" build-arm64/deb-root || return 1
-	[[ $(readelf -h build-arm64/deb-root/usr/bin/pfnmap) == *"Machine:"*AArch64* ]] || {
-		echo "$deb: usr/bin/pfnmap is no AArch64 binary" >&2
+	rm -rf "$b/deb-root"
+	dpkg-deb -x "$deb" "$b/deb-root" || return 1
+	# the whole field: ARM is not AArch64, nor AArch64 ARM
+	m=$(readelf -h "$b/deb-root/usr/bin/pfnmap" | sed -n 's/^ *Machine: *//p')
+	[ "$m" = "$machine" ] || {
+		echo "$deb: usr/bin/pfnmap is no $machine binary (readelf: ${m:-no ELF header})" >&2
 		return 1
 	}
-	rm -rf build-arm64/deb-root
+	rm -rf "$b/deb-root"
 	tags=$(lintian --fail-on error,warning,info --display-info \
 		--show-overrides "$deb") || return 1
 	[ -z "$tags" ] || { printf '%s\n' "$tags"; return 1; }
-	echo "$deb: Architecture arm64, AArch64, no lintian tags"
+	echo "$deb: Architecture $arch, $machine, no lintian tags"
 }
-arm64_package || status=1
+log "package: build-arm64"
+cross_package build-arm64 arm64 AArch64 || status=1
+# the same for 32-bit ARM, under qemu-arm: tests/expected-skips, kind
+# armhf-qemu (as i386-qemu's: offsets above 4 GiB and SIGBUS addresses)
+log "tests: build-armhf"
+run_tests build-armhf '^(unit|cli|pci|shim)$' || status=1
+log "package: build-armhf"
+cross_package build-armhf armhf ARM || status=1
 # the docs tests read only --help and the sources: build runs them
 log "tests: build-asan"
 run_tests build-asan '^(unit|cli|pci|shim)$' || status=1
