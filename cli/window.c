@@ -180,6 +180,30 @@ int check_width_aligned(const char *cmd, const struct extent *x,
 	return EXIT_USAGE;
 }
 
+/*
+ * 32-bit ARM has no 64-bit access that the bus is promised to see as one:
+ * LDRD may reach the device as two 32-bit accesses (QEMU's does), which
+ * write a 64-bit register as two halves, the upper one perhaps ignored,
+ * and LDREXD/STREXD, the only single-copy atomic pair, are exclusives that
+ * Device memory need not support. An exact 64-bit access is refused there
+ * rather than done in two; memory mapped write-back and regular files,
+ * where no bus sees it, are no concern.
+ */
+static bool no_single_64(const struct mapping *m, enum pfnmap_cache applied)
+{
+#ifdef __arm__
+	if (m->width != 8 || applied == PFNMAP_CACHE_WB ||
+	    (!m->t->helper && m->t->regular))
+		return false;
+	pf_error("%s: --width=64 on %s memory: a 32-bit ARM CPU has no 64-bit access that the device is sure to see as one (LDRD may arrive as two 32-bit accesses); use --width=32, or the arm64 build on an arm64 kernel", m->cmd, applied_name(applied));
+	return true;
+#else
+	(void)m;
+	(void)applied;
+	return false;
+#endif
+}
+
 /* The first window decides for the extent; later ones must agree */
 static int settle(struct mapping *m, bool store)
 {
@@ -201,6 +225,8 @@ static int settle(struct mapping *m, bool store)
 		return 0;
 	}
 	pf_info("%s: %s %s%s: %u-bit %s", m->cmd, target_applied_who(m->t), applied_name(applied), words, 8 * m->width, m->whole ? "loads and stores" : store ? "stores" : "loads");
+	if (no_single_64(m, applied))
+		return EXIT_USAGE;
 	return check_width_aligned(m->cmd, m->x, m->width, m->whole ? "its accesses" : store ? "uncached stores" : "uncached loads");
 }
 

@@ -34,13 +34,19 @@ vm_check_host "$kver"
 vm_workdir pfnmap-bringup
 
 # The machine: x86 hides 1 MiB at 128 MiB, within edu's default 28-bit DMA
-# reach; ARM has no RAM below 1 GiB, so edu reaches 40 bits there and the
-# memory beyond mem= (vm_boot's machine) is the hidden RAM
-if vm_is_cross "$kver"; then
+# reach; ARM has no RAM below 1 GiB, so edu reaches 40 (32 on armhf) bits
+# there and the memory beyond mem= is the hidden RAM
+if vm_is_arm64 "$kver"; then
 	hidden=0x180000000
 	append="console=$(vm_console "$kver") quiet panic=-1 $(vm_hidden_append "$kver")"
 	read -r -a machine <<< "$(vm_hidden_mem "$kver")"
 	machine+=(-device "edu,dma_mask=0xffffffffff")
+elif vm_is_cross "$kver"; then
+	# armhf: 32-bit DMA address writes (guest/bringup.sh), so the hidden
+	# RAM below 4 GiB: 2 GiB of System RAM from 0x40000000
+	hidden=0xc0000000
+	append="console=$(vm_console "$kver") quiet panic=-1 mem=2G"
+	machine=(-m 3G -device "edu,dma_mask=0xffffffff")
 else
 	hidden=0x8000000
 	append="console=ttyS0 quiet panic=-1 tsc=unstable memmap=1M\$$hidden"

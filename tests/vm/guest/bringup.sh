@@ -58,6 +58,11 @@ pf -w 8 fill "$(hx "$B")+4K" 0xff && pf fill "$(hx "$C")+4K" 0 &&
 	pf fill "$(hx "$D")+16" 0x5a5a5a5a ||
 	notok "preparing hidden RAM"
 
+# edu's DMA address registers are 64 bits wide: RAM A is above 4 GiB on
+# arm64; 32-bit ARM has no single 64-bit access (pfnmap refuses one), and
+# its hidden RAM lies below 4 GiB, where the lower half is the address
+W=64
+[ "$(uname -m)" = armv7l ] && W=32
 cat > /tmp/edu.batch <<EOF
 # QEMU edu bring-up, one process
 -w 16 set $slot/config@0x4 0x6		# memory decoding, bus mastering
@@ -68,13 +73,13 @@ poll --timeout=1s $slot/bar0@0x20 0x1 0	# status: busy bit clears
 expect $slot/bar0@0x8 0x375f00
 
 load $(hx "$A")+$N /data/pattern	# the pattern into RAM A
--w 64 write $slot/bar0@0x80 $(hx "$A")	# DMA RAM A -> device buffer
--w 64 write $slot/bar0@0x88 0x40000	# (64-bit: RAM A is above 4 GiB on arm64)
+-w $W write $slot/bar0@0x80 $(hx "$A")	# DMA RAM A -> device buffer
+-w $W write $slot/bar0@0x88 0x40000
 write $slot/bar0@0x90 $N
 write $slot/bar0@0x98 1
 poll --timeout=5s $slot/bar0@0x98 0x1 0
--w 64 write $slot/bar0@0x80 0x40000	# DMA device buffer -> RAM B
--w 64 write $slot/bar0@0x88 $(hx "$B")
+-w $W write $slot/bar0@0x80 0x40000	# DMA device buffer -> RAM B
+-w $W write $slot/bar0@0x88 $(hx "$B")
 write $slot/bar0@0x90 $N
 write $slot/bar0@0x98 3
 poll --timeout=5s $slot/bar0@0x98 0x1 0
