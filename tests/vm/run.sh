@@ -15,10 +15,10 @@
 #
 # Exit status 0 only if every check passed. Anything missing (QEMU, the
 # kernel, busybox, the CLI) is a failure, never a skip.
-# VM_TIMEOUT (default 240 s, 360 s for the ARM guests) is the hard stop: a
-# run takes 40-60 s on an idle 2-core machine (the ARM guests, whose
-# instructions TCG translates across architectures, 100-150 s), well over
-# 100 s (170 s) when other jobs load it; KEEP=1 keeps the work dir.
+# VM_TIMEOUT (default 240 s, 360 s for the ARM guests, whose instructions
+# TCG translates across architectures) is the hard stop: a run takes 40-60 s
+# on an idle 2-core machine, well over 100 s when other jobs load it;
+# KEEP=1 keeps the work dir.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
