@@ -38,11 +38,10 @@ typedef uint64_t u64_aligned __attribute__((aligned(8)));
  * succeed and the loop never end), and a store that reads the register
  * first, against "each address once". LDRD and STRD of an 8-byte aligned
  * address (the callers check it; ARM faults an unaligned one on Device
- * memory) are one access, single-copy atomic where the CPU has LPAE
- * (Cortex-A7, A15 and later, every ARMv8 CPU in AArch32), two word
- * accesses in ascending order on older ones: what a 32-bit CPU can do. A
- * BAR emulated in a KVM guest cannot take LDRD or STRD either (no
- * syndrome for two registers): width 32 works there.
+ * memory) are one instruction, but ARMv7 does not promise that a device
+ * sees one access (QEMU's arrive as two word accesses), so window.c
+ * refuses 64-bit accesses to uncached and write-combined memory there:
+ * these serve memory mapped write-back (memtest) and regular files.
  */
 #ifdef __aarch64__
 #define IO_W(n)	"%w" #n			/* a register's 32-bit view */
