@@ -82,6 +82,10 @@ cp $pat_list /tmp/pat.start
 # mapping with mremap) and sleeps (holder_pid)
 hold() {
 	local i=0
+	# the last holder's file goes first: else the wait below can read its
+	# HOLD-READY before the new holder's shell has truncated the file, and
+	# then find the file empty
+	rm -f /tmp/hold.out
 	hotplug hold "$@" > /tmp/hold.out 2>&1 &
 	holder_pid=$!
 	while ! grep -q '^HOLD-' /tmp/hold.out && [ $i -lt 100 ]; do
