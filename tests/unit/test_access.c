@@ -70,7 +70,12 @@ static void cpu_bytes(uint64_t val, unsigned int width, unsigned char *out)
 {
 	unsigned int i;
 
-	for (i = 0; i < width; i++) {
+	/*
+	 * i < 8 too: width never exceeds it, but gcc 12 at -O2 (aarch64
+	 * Release) cannot see that through the inlined callers and warns of
+	 * a write past out[8]
+	 */
+	for (i = 0; i < width && i < 8; i++) {
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 		out[width - 1 - i] = (unsigned char)(val >> (8 * i));
 #else
