@@ -362,7 +362,11 @@ static const char *mmap_rule(const struct target *t, int errnum)
 	case EXDEV:
 		return "it mixes System RAM with addresses that are not System RAM; split it where System RAM ends (see /proc/iomem)";
 	case EOPNOTSUPP:
+		if (t->cache == CACHE_WB)
+			return "write-back is refused on a device's range on ARM (the CPU may read and write back cacheable memory when it likes); use --cache=auto, uc or wc";
 		return "System RAM can only be mapped write-back (--cache=wb or auto)";
+	case ENOSPC:
+		return "all mappings through the helper would cover more than its max_total; unmap others, or raise /sys/module/pfnmap/parameters/max_total";
 	case EBUSY:
 #if defined(__x86_64__) || defined(__i386__)
 		return "the kernel would map it with another cache type (an existing mapping or the MTRRs decide); use the type `pfnmap info` shows, or --cache=auto";

@@ -34,6 +34,9 @@
 #include <asm/memtype.h>
 #include <asm/processor.h>
 #endif
+#ifdef CONFIG_ARM64
+#include <asm/cpufeature.h>
+#endif
 
 #include "compat.h"
 #include "uapi/pfnmap.h"
@@ -42,6 +45,16 @@ static bool allow_ram;
 module_param(allow_ram, bool, 0644);
 MODULE_PARM_DESC(allow_ram,
 		 "Allow mapping System RAM that the kernel manages, write-back only (default: no)");
+
+/*
+ * remap_pfn_range() fills every page table entry at mmap() time: 8 bytes a
+ * page, so all live mappings together are bounded, not only each one.
+ * 256 GiB of them pin 512 MiB of page tables.
+ */
+static unsigned long long max_total = 256ULL << 30;
+module_param(max_total, ullong, 0644);
+MODULE_PARM_DESC(max_total,
+		 "Bytes that all live mappings may cover together (default: 256 GiB)");
 
 /* Per open file */
 struct pfnmap_file {
@@ -78,6 +91,18 @@ static unsigned int pfnmap_cpu_phys_bits(void)
 	 * reaches, and a flatmem one has none
 	 */
 	return 40;
+#elif defined(CONFIG_ARM64)
+	/*
+	 * The CPU's PARange (40 bits on a Cortex-A53, 44 on an A57), within
+	 * what the kernel's page tables hold (PHYS_MASK_SHIFT): beyond it an
+	 * access faults and kills the process
+	 */
+	u64 mmfr0 = read_sanitised_ftr_reg(SYS_ID_AA64MMFR0_EL1);
+	unsigned int parange = cpuid_feature_extract_unsigned_field(mmfr0,
+					ID_AA64MMFR0_EL1_PARANGE_SHIFT);
+
+	return min_t(unsigned int, PHYS_MASK_SHIFT,
+		     id_aa64mmfr0_parange_to_phys_shift(parange));
 #elif defined(MAX_PHYSMEM_BITS)
 	return MAX_PHYSMEM_BITS;
 #else
@@ -231,6 +256,34 @@ static u64 pfnmap_ram_bytes(phys_addr_t start, phys_addr_t end)
 	return bytes;
 }
 
+#ifdef CONFIG_X86
+/* PAT and the MTRRs give a device's range the type it can take */
+static bool pfnmap_wb_refused(phys_addr_t start, phys_addr_t end)
+{
+	return false;
+}
+#else
+static int pfnmap_found_device(struct resource *res, void *arg)
+{
+	return !(res->flags & IORESOURCE_SYSRAM);
+}
+
+/*
+ * ARM: write-back is Normal cacheable memory, which the CPU may read
+ * speculatively and whose lines it writes back when it likes; a device's
+ * registers answer that with side effects or an SError.  Nothing lowers
+ * the type there as x86's MTRRs do, so an explicit write-back is refused
+ * wherever a resource that is not System RAM describes the range (a BAR,
+ * a bridge window, a platform device).  Memory that no resource covers,
+ * RAM hidden from the kernel with mem=, may be write-back.
+ */
+static bool pfnmap_wb_refused(phys_addr_t start, phys_addr_t end)
+{
+	return walk_iomem_res_desc(IORES_DESC_NONE, IORESOURCE_MEM, start, end,
+				   NULL, pfnmap_found_device) == 1;
+}
+#endif
+
 /*
  * Exclusive ranges, then the System RAM policy: all of the range RAM or
  * none of it.  Cache types other than write-back on RAM are refused here,
@@ -247,6 +300,8 @@ static int pfnmap_check_policy(phys_addr_t start, size_t size, u32 cache,
 	ram_bytes = pfnmap_ram_bytes(start, end);
 	if (!ram_bytes) {
 		*ram = false;
+		if (cache == PFNMAP_CACHE_WB && pfnmap_wb_refused(start, end))
+			return -EOPNOTSUPP;
 		return 0;
 	}
 	if (ram_bytes != size)
@@ -378,25 +433,6 @@ static u32 pfnmap_applied_cache(struct vm_area_struct *vma)
 #endif
 
 /*
- * Refuse a mapping that is not what was explicitly asked for, else record
- * what the kernel applied.  The mmap core then unmaps the range and drops
- * its PAT reservation (unmap_region() -> untrack_pfn()); a refusal leaves
- * the record of the last good mapping alone.
- */
-static int pfnmap_check_applied(struct pfnmap_file *pf,
-				struct vm_area_struct *vma, u32 cache)
-{
-	u32 applied = pfnmap_applied_cache(vma);
-
-	if (cache != PFNMAP_CACHE_AUTO && applied != PFNMAP_CACHE_UNKNOWN &&
-	    applied != cache)
-		return -EBUSY;
-	pf->applied = applied;
-	pf->mapped = true;
-	return 0;
-}
-
-/*
  * Live mappings, for the memory hot-plug notifier below: the policy checked
  * at mmap() time (System RAM or not) must stay true while the mapping
  * lives.  Memory can be hot-added where a non-RAM mapping points (a DIMM,
@@ -416,12 +452,49 @@ struct pfnmap_map {
 	unsigned long pfn;	/* first page frame */
 	unsigned long pages;
 	bool ram;		/* mapped as System RAM (allow_ram) */
+	u32 cache;		/* the type the kernel applied */
 	pid_t pid;		/* the process that mapped it, for messages */
 	char comm[TASK_COMM_LEN];
 };
 
+/*
+ * Refuse a mapping that is not what was asked for, else record what the
+ * kernel applied.  Auto on System RAM asks for write-back: x86 PAT gives
+ * a RAM page the memtype a driver set on it (set_memory_uc(),
+ * set_memory_wc()), which the RAM policy does not allow.  A refusal
+ * leaves the record of the last good mapping alone.  The record is made
+ * before the mmap core has finished: should the core then fail for its
+ * own reasons (no memory), it describes a mapping that never came to be
+ * (pfnmap(4), GET_INFO).
+ */
+static int pfnmap_check_applied(struct pfnmap_file *pf,
+				struct vm_area_struct *vma, u32 cache, bool ram)
+{
+	struct pfnmap_map *map = vma->vm_private_data;
+	u32 applied = pfnmap_applied_cache(vma);
+
+	if (ram && cache == PFNMAP_CACHE_AUTO)
+		cache = PFNMAP_CACHE_WB;
+	if (cache != PFNMAP_CACHE_AUTO && applied != PFNMAP_CACHE_UNKNOWN &&
+	    applied != cache)
+		return -EBUSY;
+	map->cache = applied;
+	pf->applied = applied;
+	pf->mapped = true;
+	return 0;
+}
+
 static LIST_HEAD(pfnmap_maps);
-static DEFINE_MUTEX(pfnmap_maps_lock);	/* protects pfnmap_maps, ->users */
+static DEFINE_MUTEX(pfnmap_maps_lock);	/* protects the three, ->users */
+static u64 pfnmap_total;		/* bytes that pfnmap_maps cover */
+
+static int pfnmap_check_total(size_t size)
+{
+	lockdep_assert_held(&pfnmap_maps_lock);
+	if (pfnmap_total + size > READ_ONCE(max_total))
+		return -ENOSPC;
+	return 0;
+}
 
 /*
  * The System RAM policy and the entry in pfnmap_maps, in one critical
@@ -433,8 +506,8 @@ static DEFINE_MUTEX(pfnmap_maps_lock);	/* protects pfnmap_maps, ->users */
  * first, and then this one sees the resource and treats the range as RAM
  * (refused unless allow_ram).  pfnmap_maps_lock nests inside
  * mem_hotplug_lock (the notifier) and mmap_lock (mmap, open, close) and
- * takes nothing but resource_lock (region_intersects()) inside it, so it
- * cannot deadlock against either.
+ * takes nothing but resource_lock (walk_iomem_res_desc()) inside it, so
+ * it cannot deadlock against either.
  */
 static int pfnmap_track(struct vm_area_struct *vma, phys_addr_t start,
 			size_t size, u32 cache, bool *ram)
@@ -453,9 +526,12 @@ static int pfnmap_track(struct vm_area_struct *vma, phys_addr_t start,
 
 	mutex_lock(&pfnmap_maps_lock);
 	ret = pfnmap_check_policy(start, size, cache, ram);
+	if (!ret)
+		ret = pfnmap_check_total(size);
 	if (!ret) {
 		map->ram = *ram;
 		list_add(&map->node, &pfnmap_maps);
+		pfnmap_total += size;
 		vma->vm_private_data = map;
 	}
 	mutex_unlock(&pfnmap_maps_lock);
@@ -467,9 +543,10 @@ static int pfnmap_track(struct vm_area_struct *vma, phys_addr_t start,
 static void pfnmap_map_put(struct pfnmap_map *map)
 {
 	mutex_lock(&pfnmap_maps_lock);
-	if (--map->users == 0)
+	if (--map->users == 0) {
 		list_del(&map->node);
-	else
+		pfnmap_total -= PFN_PHYS(map->pages);
+	} else
 		map = NULL;
 	mutex_unlock(&pfnmap_maps_lock);
 	kfree(map);
@@ -508,15 +585,18 @@ static void pfnmap_untrack(struct vm_area_struct *vma)
 	pfnmap_vm_close(vma);
 }
 
-/* The first live non-RAM mapping that overlaps @pages frames from @pfn */
+/*
+ * The first live mapping that overlaps @pages frames from @pfn; of non-RAM
+ * only, unless @ram_too
+ */
 static const struct pfnmap_map *pfnmap_find(unsigned long pfn,
-					    unsigned long pages)
+					    unsigned long pages, bool ram_too)
 {
 	const struct pfnmap_map *map;
 
 	lockdep_assert_held(&pfnmap_maps_lock);
 	list_for_each_entry(map, &pfnmap_maps, node) {
-		if (!map->ram && map->pfn < pfn + pages &&
+		if ((ram_too || !map->ram) && map->pfn < pfn + pages &&
 		    pfn < map->pfn + map->pages)
 			return map;
 	}
@@ -524,28 +604,32 @@ static const struct pfnmap_map *pfnmap_find(unsigned long pfn,
 }
 
 /*
- * Refuse to online a memory block that a non-RAM mapping overlaps.  A
- * mapping taken as System RAM (allow_ram) may stay: onlining makes it
- * nothing that allow_ram did not already allow.  The range is busy only
- * until the mapping goes, so the message says who holds it.
+ * Refuse to online a memory block that a non-RAM mapping overlaps, or to
+ * offline one that any mapping overlaps.  A mapping taken as System RAM
+ * (allow_ram) may stay through an online: that makes it nothing that
+ * allow_ram did not already allow; but offlining would migrate the pages
+ * away from under it, and removal hand its range to whatever comes next.
+ * The range is busy only until the mapping goes, so the message says who
+ * holds it.
  */
-static int pfnmap_refuse_online(unsigned long pfn, unsigned long pages)
+static int pfnmap_refuse(unsigned long pfn, unsigned long pages, bool online)
 {
+	const char *what = online ? "onlined" : "offlined";
 	const struct pfnmap_map *map;
 	int ret = 0;
 
 	if (!pages)
 		return 0;
 	mutex_lock(&pfnmap_maps_lock);
-	map = pfnmap_find(pfn, pages);
+	map = pfnmap_find(pfn, pages, !online);
 	if (map) {
-		pr_warn("memory [mem %#010llx-%#010llx] not onlined: pid %d (%s) maps [mem %#010llx-%#010llx] through /dev/%s; online it once that mapping is gone\n",
+		pr_warn("memory [mem %#010llx-%#010llx] not %s: pid %d (%s) maps [mem %#010llx-%#010llx] through /dev/%s; %s it once that mapping is gone\n",
 			(unsigned long long)PFN_PHYS(pfn),
-			(unsigned long long)PFN_PHYS(pfn + pages) - 1,
+			(unsigned long long)PFN_PHYS(pfn + pages) - 1, what,
 			map->pid, map->comm,
 			(unsigned long long)PFN_PHYS(map->pfn),
 			(unsigned long long)PFN_PHYS(map->pfn + map->pages) - 1,
-			PFNMAP_DEVICE_NAME);
+			PFNMAP_DEVICE_NAME, online ? "online" : "offline");
 		ret = -EBUSY;
 	}
 	mutex_unlock(&pfnmap_maps_lock);
@@ -553,13 +637,39 @@ static int pfnmap_refuse_online(unsigned long pfn, unsigned long pages)
 }
 
 /*
+ * The block's memmap, when memory_hotplug.memmap_on_memory keeps it in
+ * the block's own first pages, is outside the range that MEM_GOING_ONLINE
+ * and MEM_GOING_OFFLINE name (6.1: memory_block_online() onlines only the
+ * rest).  It is always in the block's first section, and blocks are made
+ * of whole sections: check from the start of that section.
+ */
+static unsigned long pfnmap_block_start(unsigned long pfn)
+{
+#ifdef CONFIG_MEMORY_HOTPLUG
+	return ALIGN_DOWN(pfn, PAGES_PER_SECTION);
+#else
+	return pfn;
+#endif
+}
+
+static int pfnmap_refuse_block(const struct memory_notify *mn, bool online)
+{
+	unsigned long start = pfnmap_block_start(mn->start_pfn);
+
+	return pfnmap_refuse(start, mn->start_pfn + mn->nr_pages - start,
+			     online);
+}
+
+/*
  * Memory hot-plug notifier.  MEM_GOING_ONLINE comes before the block's
- * pages reach the page allocator.  Kernels that define MEM_PREPARE_ONLINE
- * (6.12 does) send it first, before they initialise a memmap kept in the
- * block itself (memory_hotplug.memmap_on_memory: the altmap range), so
- * that is refused too; older ones write that memmap before asking.  With
- * CONFIG_MEMORY_HOTPLUG off, register_memory_notifier() is an empty stub
- * and no memory goes online after boot.
+ * pages reach the page allocator, MEM_GOING_OFFLINE before they are
+ * migrated away.  Kernels that define MEM_PREPARE_ONLINE (6.12 does) send
+ * it first, before they initialise a memmap kept in the block itself
+ * (the altmap range), so that is refused too.  Older ones write that
+ * memmap before asking, but still ask before the online (see
+ * pfnmap_block_start()).  With CONFIG_MEMORY_HOTPLUG off,
+ * register_memory_notifier() is an empty stub and no memory goes online
+ * or offline after boot.
  */
 static int pfnmap_memory_notify(struct notifier_block *nb,
 				unsigned long action, void *data)
@@ -570,15 +680,17 @@ static int pfnmap_memory_notify(struct notifier_block *nb,
 	switch (action) {
 #ifdef MEM_PREPARE_ONLINE
 	case MEM_PREPARE_ONLINE:
-		ret = pfnmap_refuse_online(mn->altmap_start_pfn,
-					   mn->altmap_nr_pages);
+		ret = pfnmap_refuse(mn->altmap_start_pfn, mn->altmap_nr_pages,
+				    true);
 		if (!ret)
-			ret = pfnmap_refuse_online(mn->start_pfn,
-						   mn->nr_pages);
+			ret = pfnmap_refuse_block(mn, true);
 		break;
 #endif
 	case MEM_GOING_ONLINE:
-		ret = pfnmap_refuse_online(mn->start_pfn, mn->nr_pages);
+		ret = pfnmap_refuse_block(mn, true);
+		break;
+	case MEM_GOING_OFFLINE:
+		ret = pfnmap_refuse_block(mn, false);
 		break;
 	}
 	return notifier_from_errno(ret);
@@ -590,30 +702,54 @@ static struct notifier_block pfnmap_memory_nb = {
 	.priority = 200,
 };
 
+#ifdef CONFIG_HAVE_IOREMAP_PROT
 /*
- * Debugger access (ptrace(), /proc/PID/mem) to a System RAM mapping.
- * generic_access_phys() would ioremap_prot() the page, which x86 refuses
- * for RAM with WARN_ONCE("ioremap on RAM") and EIO.  Online RAM has a
- * struct page: copy through the kernel's own mapping of it (kmap: highmem
- * too on 32-bit kernels), whose cache type is the one PAT gave the user
- * mapping (a RAM mapping gets the page's memtype).
+ * Debugger access (ptrace(), /proc/PID/mem), where the kernel calls
+ * ->access: with CONFIG_HAVE_IOREMAP_PROT (x86, arm64).  32-bit ARM lacks
+ * it, and there /proc/PID/mem and ptrace() fail with EIO on any PFN map,
+ * /dev/mem's too.  __access_remote_vm() hands
+ * ->access what remains of the whole request, and generic_access_phys()
+ * maps and copies all of it from the PTE's page on, past the end of the
+ * mapping into whatever follows it physically: a page the policy never
+ * saw.  One page of the VMA at a time here; the core calls again for the
+ * next one, which then has to be in a VMA of its own.
+ */
+static int pfnmap_access_len(struct vm_area_struct *vma, unsigned long addr,
+			     int len)
+{
+	unsigned long room = min(PAGE_SIZE - offset_in_page(addr),
+				 vma->vm_end - addr);
+
+	return min_t(unsigned long, len, room);
+}
+
+/* The VMA maps its range linearly: splits are refused, mremap() keeps it */
+static phys_addr_t pfnmap_access_phys(struct vm_area_struct *vma,
+				      unsigned long addr)
+{
+	return PFN_PHYS(vma->vm_pgoff + ((addr - vma->vm_start) >> PAGE_SHIFT)) +
+	       offset_in_page(addr);
+}
+
+/*
+ * A System RAM mapping: generic_access_phys() would ioremap_prot() the
+ * page, which x86 refuses for RAM with WARN_ONCE("ioremap on RAM") and
+ * EIO.  Online RAM has a struct page: copy through the kernel's own
+ * mapping of it (kmap: highmem too on 32-bit kernels), write-back as the
+ * mapping is (pfnmap_check_applied()).
  */
 static int pfnmap_access_ram(struct vm_area_struct *vma, unsigned long addr,
 			     void *buf, int len, int write)
 {
-	unsigned long pfn = vma->vm_pgoff +
-			    ((addr - vma->vm_start) >> PAGE_SHIFT);
+	unsigned long pfn = PHYS_PFN(pfnmap_access_phys(vma, addr));
 	int offset = offset_in_page(addr);
 	struct page *page;
 	void *kaddr;
 
-	if (write && !(vma->vm_flags & VM_WRITE))
-		return -EINVAL;
 	/* allow_ram maps offline (hot-added) System RAM too: no valid memmap */
 	page = pfn_to_online_page(pfn);
 	if (!page)
 		return -EINVAL;
-	len = min_t(int, len, PAGE_SIZE - offset);
 	kaddr = kmap_local_page(page);
 	if (write)
 		memcpy(kaddr + offset, buf, len);
@@ -623,19 +759,81 @@ static int pfnmap_access_ram(struct vm_area_struct *vma, unsigned long addr,
 	return len;
 }
 
+#ifdef CONFIG_ARM64
+/*
+ * arm64's generic_access_phys() hands the user PTE's protection, PTE_USER
+ * included, to ioremap_prot(): with PAN (ARMv8.1 on) the kernel's own
+ * access through that mapping faults and oopses ("Unable to handle kernel
+ * read from unreadable memory"), which Debian's 6.1 does.  Map the one
+ * page with the mapping's own memory type instead.
+ */
+static int pfnmap_access_io(struct vm_area_struct *vma, unsigned long addr,
+			    void *buf, int len, int write)
+{
+	const struct pfnmap_map *map = vma->vm_private_data;
+	phys_addr_t phys = pfnmap_access_phys(vma, addr);
+	unsigned long prot;
+	void __iomem *io;
+
+	/* the kernel's own protections of pgprot_noncached() and the rest */
+	switch (map->cache) {
+	case PFNMAP_CACHE_UC:
+		prot = PROT_DEVICE_nGnRnE;
+		break;
+	case PFNMAP_CACHE_WC:
+		prot = PROT_NORMAL_NC;
+		break;
+	case PFNMAP_CACHE_WB:
+		prot = PROT_NORMAL;
+		break;
+	default:
+		return -EINVAL;
+	}
+	io = ioremap_prot(phys & PAGE_MASK, PAGE_SIZE, prot);
+	if (!io)
+		return -ENOMEM;
+	if (write)
+		memcpy_toio(io + offset_in_page(phys), buf, len);
+	else
+		memcpy_fromio(buf, io + offset_in_page(phys), len);
+	iounmap(io);
+	return len;
+}
+#else
+/* The PTE's protection, the mapping's cache type: x86's ioremap_prot() */
+static int pfnmap_access_io(struct vm_area_struct *vma, unsigned long addr,
+			    void *buf, int len, int write)
+{
+	return generic_access_phys(vma, addr, buf, len, write);
+}
+#endif
+
 static int pfnmap_access(struct vm_area_struct *vma, unsigned long addr,
 			 void *buf, int len, int write)
 {
 	const struct pfnmap_map *map = vma->vm_private_data;
+	phys_addr_t phys;
 
-	if (map && map->ram)
+	if (!map || (write && !(vma->vm_flags & VM_WRITE)))
+		return -EINVAL;
+	len = pfnmap_access_len(vma, addr, len);
+	if (map->ram)
 		return pfnmap_access_ram(vma, addr, buf, len, write);
-#ifdef CONFIG_HAVE_IOREMAP_PROT
-	return generic_access_phys(vma, addr, buf, len, write);
-#else
-	return -EINVAL;
-#endif
+	/* hot-added since the mmap(): System RAM now, offline or not */
+	phys = pfnmap_access_phys(vma, addr);
+	if (pfnmap_ram_bytes(phys, phys + len - 1))
+		return -EINVAL;
+	/*
+	 * 32-bit x86: __ioremap_caller() page-aligns with PAGE_MASK, an
+	 * unsigned long, which drops the upper half of a physical address
+	 * above 4 GiB (Debian's 6.1 686-pae): the access would reach the
+	 * page at the lower half, System RAM as likely as not
+	 */
+	if (IS_ENABLED(CONFIG_X86_32) && upper_32_bits(phys + len - 1))
+		return -EINVAL;
+	return pfnmap_access_io(vma, addr, buf, len, write);
 }
+#endif /* CONFIG_HAVE_IOREMAP_PROT */
 
 static int pfnmap_may_split(struct vm_area_struct *vma, unsigned long addr)
 {
@@ -646,7 +844,9 @@ static const struct vm_operations_struct pfnmap_vm_ops = {
 	.open = pfnmap_vm_open,
 	.close = pfnmap_vm_close,
 	.may_split = pfnmap_may_split,
+#ifdef CONFIG_HAVE_IOREMAP_PROT
 	.access = pfnmap_access,
+#endif
 };
 
 /*
@@ -711,9 +911,17 @@ static int pfnmap_mmap_locked(struct file *file, struct vm_area_struct *vma,
 
 	vma->vm_ops = &pfnmap_vm_ops;
 	ret = pfnmap_remap(vma, size, ram);
+	if (!ret)
+		ret = pfnmap_check_applied(pf, vma, cache, ram);
+	/*
+	 * The map leaves pfnmap_maps when this returns (see
+	 * pfnmap_mmap_tracked()): no PTE may outlive it, or an online could
+	 * slip in before the mmap core zaps them.  On x86 the zap also drops
+	 * the PAT reservation (untrack_pfn() clears VM_PAT), once.
+	 */
 	if (ret)
-		return ret;
-	return pfnmap_check_applied(pf, vma, cache);
+		zap_vma_ptes(vma, vma->vm_start, size);
+	return ret;
 }
 
 static int pfnmap_mmap(struct file *file, struct vm_area_struct *vma)
@@ -729,10 +937,8 @@ static int pfnmap_mmap(struct file *file, struct vm_area_struct *vma)
 
 /*
  * A refused mmap() is not unmapped through vm_ops->close on every kernel
- * (6.1 frees the VMA without calling it): drop its map here.  The core
- * zaps what pfnmap_remap() filled in only after this returns; the VMA was
- * never inserted into the process, and the address range is one that
- * mmap() has not returned, so no user of the mapping is left to notice.
+ * (6.1 frees the VMA without calling it): drop its map here, after
+ * pfnmap_mmap_locked() has zapped what pfnmap_remap() filled in.
  * Locks nest mmap_lock, then the file's lock, then pfnmap_maps_lock.
  */
 static int pfnmap_mmap_tracked(struct file *file, struct vm_area_struct *vma)
@@ -752,6 +958,7 @@ static int pfnmap_get_info(struct pfnmap_file *pf, void __user *argp)
 		.phys_bits = pfnmap_phys_bits(),
 		.page_shift = PAGE_SHIFT,
 		.max_map = PFNMAP_MAX_MAP,
+		.max_total = READ_ONCE(max_total),
 	};
 
 	if (READ_ONCE(allow_ram))
@@ -763,6 +970,9 @@ static int pfnmap_get_info(struct pfnmap_file *pf, void __user *argp)
 #if defined(CONFIG_X86) || defined(CONFIG_ARM64)
 	info.flags |= PFNMAP_INFO_PTE;
 #endif
+	mutex_lock(&pfnmap_maps_lock);
+	info.total = pfnmap_total;
+	mutex_unlock(&pfnmap_maps_lock);
 	mutex_lock(&pf->lock);
 	info.cache = pf->cache;
 	info.applied_cache = pf->applied;

@@ -46,7 +46,9 @@ struct pfnmap_info {
 	__u32 cache;		/* out: cache type requested on this file */
 	__u32 applied_cache;	/* out: type applied to the last good mmap */
 	__u64 max_map;		/* out: the longest one mmap may be, bytes */
-	__u64 reserved[3];
+	__u64 max_total;	/* out: bytes all live mappings may cover (0: no bound, older helpers) */
+	__u64 total;		/* out: bytes all live mappings cover now */
+	__u64 reserved[1];
 };
 
 /*
@@ -73,7 +75,9 @@ struct pfnmap_info {
  *   EXDEV       part of the range is System RAM, part is not
  *   EPERM       System RAM, and the module parameter allow_ram is 0
  *   EOPNOTSUPP  a cache type other than write-back asked for on System RAM,
- *               or write-combining without PAT
+ *               write-combining without PAT, or (ARM) write-back asked for
+ *               where a resource that is not System RAM describes the range
+ *   ENOSPC      all live mappings would cover more than max_total bytes
  *   EBUSY       the kernel maps it with another cache type than asked for,
  *               or x86 PAT refuses the type (an existing mapping of the
  *               range or the MTRRs decide); nothing is mapped
