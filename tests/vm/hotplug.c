@@ -46,6 +46,7 @@
 
 #include "pfnmap.h"
 #include "guest-report.h"
+#include "guest-ptrace.h"
 
 #define DEV		"/dev/pfnmap"
 #define ALLOW_RAM	"/sys/module/pfnmap/parameters/allow_ram"
@@ -188,47 +189,28 @@ static ssize_t self_mem(int write, void *addr, void *buf, size_t n, int *err)
 	return r;
 }
 
+static uintptr_t map_pfn(void *arg)
+{
+	int fd = open(DEV, O_RDWR), err;
+
+	return fd < 0 ? 0 : (uintptr_t)pmap(fd, *(uint64_t *)arg * PG, PG,
+					      PROT_READ | PROT_WRITE, &err);
+}
+
 /*
- * A child maps the page frame @pfn itself (VM_DONTCOPY: fork() passes no
- * mapping on) and waits; the parent reads and writes it with
- * PTRACE_PEEKDATA/POKEDATA as a debugger does.
+ * A child maps the page frame @pfn itself; its debugger reads and writes
+ * the mapping with PTRACE_PEEKDATA/POKEDATA
  */
 static void access_ptrace(uint64_t pfn, volatile uint8_t *shared)
 {
-	int pipefd[2], status, err;
-	uintptr_t addr = 0;
 	long word, want, poke = (long)0x5a5aa5a5c3c33c3cLL;
-	pid_t pid;
+	uintptr_t addr;
+	pid_t pid = traced_child(map_pfn, &pfn, &addr);
+	int err;
 
-	if (pipe(pipefd)) {
-		check(0, "ptrace: pipe: %s", strerror(errno));
-		return;
-	}
-	pid = fork();
-	if (pid == 0) {
-		int fd = open(DEV, O_RDWR);
-		void *p = fd < 0 ? NULL :
-			  pmap(fd, pfn * PG, PG, PROT_READ | PROT_WRITE, &err);
-
-		addr = (uintptr_t)p;
-		if (write(pipefd[1], &addr, sizeof(addr)) != sizeof(addr))
-			_exit(1);
-		for (;;)
-			pause();
-	}
-	close(pipefd[1]);
-	if (read(pipefd[0], &addr, sizeof(addr)) != sizeof(addr) || !addr) {
-		check(0, "ptrace: the child could not map pfn 0x%" PRIx64, pfn);
-		kill(pid, SIGKILL);
-		waitpid(pid, &status, 0);
-		return;
-	}
-	close(pipefd[0]);
-	if (ptrace(PTRACE_ATTACH, pid, NULL, NULL) ||
-	    waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status)) {
-		check(0, "ptrace: attach: %s", strerror(errno));
-		kill(pid, SIGKILL);
-		waitpid(pid, &status, 0);
+	if (pid < 0) {
+		check(0, "ptrace: a child mapping pfn 0x%" PRIx64 ", attached: %s",
+		      pfn, strerror(errno));
 		return;
 	}
 	memcpy(&want, (const uint8_t *)shared + 0x40, sizeof(want));
@@ -244,9 +226,7 @@ static void access_ptrace(uint64_t pfn, volatile uint8_t *shared)
 	check(!err && word == poke,
 	      "ptrace POKEDATA into the RAM mapping -> %s, the page holds 0x%lx (want 0x%lx)",
 	      err_name(err), (unsigned long)word, (unsigned long)poke);
-	ptrace(PTRACE_DETACH, pid, NULL, NULL);
-	kill(pid, SIGKILL);
-	waitpid(pid, &status, 0);
+	traced_end(pid);
 }
 
 static int access_tests(uint64_t hidden)

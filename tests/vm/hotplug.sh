@@ -4,7 +4,7 @@
 # The memory hot-plug, debugger-access and soak guest run (ctest
 # vm-hotplug/GUEST):
 #
-#   tests/vm/hotplug.sh GUEST CLI
+#   tests/vm/hotplug.sh GUEST CLI [memmap-on-memory]
 #
 # GUEST is 6.1-amd64, 6.12-amd64 or 6.1-686-pae, as for run.sh; CLI the
 # pfnmap binary of the guest's word size (the initramfs carries it, as
@@ -16,6 +16,11 @@
 # plugging a DIMM there through the QEMU monitor (guest/hotplug.sh maps the
 # range first). Then the guest's TAP lines are checked as run.sh checks
 # them: every check passed, exactly the expected number ran.
+#
+# With memmap-on-memory the kernel boots with
+# memory_hotplug.memmap_on_memory=1 and the soak lasts 5 s: the hot-plug
+# checks then show that a mapping of a block's first pages, where the
+# kernel keeps that block's memmap, still holds back its online.
 #
 # SOAK_SECONDS (default 60) and SOAK_PROCS (8) size the soak; VM_TIMEOUT
 # (default 240 s) is the hard stop; KEEP=1 keeps the work dir; VM_APPEND
@@ -30,18 +35,25 @@ here=$(cd "$(dirname "$0")" && pwd)
 # Exact number of guest checks and of skips among them (see vm_expected in
 # run.sh for how to update them): the 686-pae kernel has no memory
 # hot-plug, so its 18 hot-plug checks are skips.
-vm_expected() {	# GUEST: "CHECKS SKIPS"
+vm_expected() {	# GUEST MOM: "CHECKS SKIPS"
 	case $1 in
-	6.1-amd64 | 6.12-amd64) echo "42 0" ;;
-	6.1-686-pae) echo "42 18" ;;
+	6.1-amd64 | 6.12-amd64) echo "$((46 + $2)) 0" ;;
+	6.1-686-pae) echo "46 22" ;;
 	esac
 }
 
-[ $# = 2 ] || vm_die "usage: $0 GUEST CLI"
+[ $# = 2 ] || { [ $# = 3 ] && [ "$3" = memmap-on-memory ]; } ||
+	vm_die "usage: $0 GUEST CLI [memmap-on-memory]"
 guest=$1
 cli=$2
+mom=0
+[ $# = 3 ] && mom=1
 limit=${VM_TIMEOUT:-240}
 soak_seconds=${SOAK_SECONDS:-60}
+# memmap-on-memory: the kernel keeps a hot-added block's memmap in the
+# block's first pages; the hot-plug checks are what that run is for, the
+# soak is the plain run's
+[ $mom = 1 ] && soak_seconds=${SOAK_SECONDS:-5}
 soak_procs=${SOAK_PROCS:-8}
 hp_base=0x100000000	# QEMU's device memory region with -m 1G (pc)
 
@@ -61,14 +73,17 @@ HIDDEN_SIZE=0x800000
 HP_BASE=$hp_base
 SOAK_SECONDS=$soak_seconds
 SOAK_PROCS=$soak_procs
+MOM=$mom
 EOF
 vm_build_initrd "$kver" "$work" "$cli" "$here/guest/hotplug.sh" \
 	"$work/hotplug:bin/hotplug" "$work/env:data/env"
 truncate -s 2G "$shm"
 
+mom_append=
+[ $mom = 1 ] && mom_append=" memory_hotplug.memmap_on_memory=1"
 # shellcheck disable=SC2016 # the $ of memmap= is literal
 vm_qemu_start "$kver" "$work" "$limit" \
-	'console=ttyS0 quiet panic=-1 tsc=unstable memmap=8M$0x3e000000'"${VM_APPEND:+ $VM_APPEND}" \
+	'console=ttyS0 quiet panic=-1 tsc=unstable memmap=8M$0x3e000000'"${mom_append}${VM_APPEND:+ $VM_APPEND}" \
 	-m 1G,slots=2,maxmem=4G -smp 2 \
 	-object "memory-backend-file,id=hm,mem-path=$shm,size=2G,share=on" \
 	-device ivshmem-plain,memdev=hm
@@ -101,7 +116,7 @@ if grep -q '^Error' "$work/monitor.log"; then
 	status=1
 fi
 sed -n 's/^[0-9.]* SOAK-FIGURES /# guest '"$guest"' soak: /p' "$work/console.log"
-read -r want_total want_skips <<< "$(vm_expected "$guest")"
+read -r want_total want_skips <<< "$(vm_expected "$guest" $mom)"
 vm_verdict "$work/console.log" "$guest" "$guest (hotplug)" \
 	'# pfnmap hotplug guest ' "$qemu_rc" "$limit" "$want_total" \
 	"$want_skips" tests/vm/hotplug.sh || status=1

@@ -120,11 +120,11 @@ vm_console() {
 # architected QARMA, which TCG computes slowly (the vm run: 127 s -> 52 s;
 # the kernel still signs and checks its return addresses). armhf: virt's
 # highmem puts RAM past 4 GiB and the 64-bit PCI window at 512 GiB within
-# LPAE's 40 bits; a Cortex-A15 has LPAE.
+# LPAE's 40 bits; a Cortex-A15 has LPAE. VM_CPU names another arm64 CPU.
 vm_qemu_cmd() {
 	case $(vm_arch "$1") in
 	arm64) vm_qemu=(qemu-system-aarch64 -M virt -accel tcg
-		-cpu "max,pauth-impdef=on") ;;
+		-cpu "${VM_CPU:-max,pauth-impdef=on}") ;;
 	armhf) vm_qemu=(qemu-system-arm -M "virt,highmem=on" -accel tcg
 			-cpu cortex-a15) ;;
 	*) vm_qemu=(qemu-system-x86_64 -accel tcg -cpu max) ;;
@@ -206,6 +206,20 @@ vm_build_module() {
 	if grep -qi 'warning:' "$work/kbuild.log"; then
 		cat "$work/kbuild.log" >&2
 		vm_die "module build for $kver printed warnings"
+	fi
+}
+
+# vm_build_ucpage KVER WORK: tests/vm/ucpage's test module for an x86
+# kernel, as $work/ucpage/pfnmap_ucpage.ko
+vm_build_ucpage() {
+	local kver=$1 work=$2
+	rm -rf "$work/ucpage"
+	cp -r "$vm_here/ucpage" "$work/ucpage"
+	if ! make -s -C "$(vm_kbuild "$kver")" M="$work/ucpage" W=1 modules \
+		> "$work/ucpage/kbuild.log" 2>&1 ||
+		grep -qi 'warning:' "$work/ucpage/kbuild.log"; then
+		cat "$work/ucpage/kbuild.log" >&2
+		vm_die "the ucpage test module for $kver failed to build or warned"
 	fi
 }
 
@@ -334,7 +348,7 @@ vm_boot() {
 	timeout -k 5 "$limit" "${vm_qemu[@]}" "${mem[@]}" \
 		-smp 1 -nographic -no-reboot -net none \
 		-kernel "$(vm_image "$kver")" -initrd "$work/initrd.gz" \
-		-append "console=$(vm_console "$kver") quiet panic=-1 $(vm_hidden_append "$kver")" \
+		-append "console=$(vm_console "$kver") quiet panic=-1 $(vm_hidden_append "$kver")${VM_APPEND:+ $VM_APPEND}" \
 		-device edu -device e1000e,romfile= \
 		-object "memory-backend-file,id=hm,mem-path=$shm,size=2G,share=on" \
 		-device ivshmem-plain,memdev=hm < /dev/null 2>&1 |

@@ -14,8 +14,15 @@
  *   probe run EDU_BAR0 IVSHMEM_BAR2 E1000E_BAR0
  *                                     all checks (addresses 0 = absent);
  *                                     e1000e's driver must be bound
- *   probe hold                        map the hidden memory, close the fd,
- *                                     print HOLD-READY and sleep
+ *   probe hold [PHYS]                 map the hidden memory (or PHYS),
+ *                                     close the fd, print HOLD-READY and
+ *                                     sleep; with PHYS, SIGUSR1 reads
+ *                                     PHYS + 8 and ends it
+ *   probe core HEAPFILE               map the hidden memory, fill it and
+ *                                     a heap page, save that, SIGABRT
+ *   probe corecheck CORE HEAPFILE ADDRESS
+ *                                     its core holds the heap page, not
+ *                                     the mapping at ADDRESS
  *   probe stress PROCS ROUNDS         PROCS processes map, touch and unmap
  *                                     pages of the hidden memory ROUNDS
  *                                     times each, all at once
@@ -51,7 +58,9 @@
 #include <sys/ioctl.h>
 #include <pthread.h>
 #include <sys/mman.h>
+#include <link.h>
 #include <sys/personality.h>
+#include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
@@ -61,6 +70,7 @@
 
 #include "pfnmap.h"
 #include "guest-report.h"
+#include "guest-ptrace.h"
 
 #define DEV		"/dev/pfnmap"
 #define HIDDEN		0x180000000ULL
@@ -251,8 +261,10 @@ static void test_info(int fd, struct pfnmap_info *pi)
 	      cache_name(pi->cache), cache_name(pi->applied_cache));
 	check(pi->max_map == 64ULL << 30, "GET_INFO max_map %" PRIu64 " MiB (want 65536)",
 	      (uint64_t)pi->max_map >> 20);
-	check(!pi->reserved[0] && !pi->reserved[1] && !pi->reserved[2],
-	      "GET_INFO reserved fields zero");
+	check(pi->max_total == 256ULL << 30,
+	      "GET_INFO max_total %" PRIu64 " MiB (want 262144)",
+	      (uint64_t)pi->max_total >> 20);
+	check(!pi->reserved[0], "GET_INFO reserved field zero");
 	check(ioctl(fd, _IO(PFNMAP_IOC_MAGIC, 7)) < 0 && errno == ENOTTY,
 	      "unknown ioctl -> ENOTTY");
 	/* ABI 1's GET_INFO, type 0xB8, which mrvl_cn10k_dpi and mshv own */
@@ -550,14 +562,17 @@ static void test_edu(int fd, uint64_t bar)
 	err = map_cached(fd, bar, PFNMAP_CACHE_WB, &got, NULL);
 	info("edu wb -> %s, applied (what the kernel chose)=%s",
 	     err_name(err), cache_name(got));
-	/* PAT keeps the MTRRs' uncached type; arm64 maps what it is told */
+	/*
+	 * PAT keeps the MTRRs' uncached type; ARM has nothing to lower it,
+	 * and the helper refuses write-back on a device's range there
+	 */
 	if (ON_X86)
 		check(err == EBUSY, "edu explicit wb -> %s (want EBUSY)",
 		      err_name(err));
 	else
-		check(!err && got == PFNMAP_CACHE_WB,
-		      "edu explicit wb -> %s, applied %s (no PAT to refuse it)",
-		      err_name(err), cache_name(got));
+		check(err == EOPNOTSUPP,
+		      "edu explicit wb -> %s (want EOPNOTSUPP: a device's range on ARM)",
+		      err_name(err));
 	err = map_cached(fd, bar, PFNMAP_CACHE_AUTO, &got, &id);
 	check(!err && id == 0x010000ed,
 	      "edu auto again after EBUSY -> %s (no leaked reservation)",
@@ -860,6 +875,40 @@ static int set_allow_ram(const char *v)
 	return ret;
 }
 
+#define UCPAGE_PFN	"/sys/module/pfnmap_ucpage/parameters/pfn"
+
+/*
+ * x86: a page of RAM that a driver made uncached (tests/vm/ucpage, loaded
+ * by guest/tests.sh). PAT gives every new mapping of it that type, and
+ * logs that it did; auto on System RAM means write-back, so both auto and
+ * an explicit wb are refused
+ */
+static void test_ucpage(int fd)
+{
+	const char *tag = sizeof(long) == 8 ? "ucpage-64" : "ucpage-32";
+	unsigned long long pfn = 0;
+	FILE *f = fopen(UCPAGE_PFN, "r");
+	unsigned int got;
+	int err, n;
+
+	n = f ? fscanf(f, "%llu", &pfn) : 0;
+	if (f)
+		fclose(f);
+	if (n != 1 || !pfn) {
+		fail("allow_ram: the uncached page's pfn from %s", UCPAGE_PFN);
+		return;
+	}
+	kmsg(EXPECT_BEGIN, tag);
+	err = map_cached(fd, (uint64_t)pfn * PG, PFNMAP_CACHE_AUTO, &got, NULL);
+	check(err == EBUSY,
+	      "allow_ram: auto on a RAM page a driver made uncached (pfn 0x%llx) -> %s (want EBUSY: RAM is write-back only)",
+	      pfn, err_name(err));
+	err = map_cached(fd, (uint64_t)pfn * PG, PFNMAP_CACHE_WB, &got, NULL);
+	kmsg(EXPECT_END, tag);
+	check(err == EBUSY, "allow_ram: wb on that page -> %s (want EBUSY)",
+	      err_name(err));
+}
+
 static void test_allow_ram(int fd)
 {
 	struct pfnmap_info pi;
@@ -894,6 +943,8 @@ static void test_allow_ram(int fd)
 #endif
 	expect_map_err("allow_ram: RAM + a hole still", fd, RAM_END - PG,
 		       2 * PG, PROT_READ, MAP_SHARED, EXDEV);
+	if (ON_X86)
+		test_ucpage(fd);
 	set_allow_ram("0");
 }
 
@@ -919,6 +970,244 @@ static void test_nocap(void)
 	check(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	      "open without CAP_SYS_RAWIO -> EPERM (child status %d)",
 	      WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+#define MAX_TOTAL	"/sys/module/pfnmap/parameters/max_total"
+
+static uint64_t total_now(int fd)
+{
+	struct pfnmap_info pi;
+
+	return get_info(fd, &pi) ? ~0ULL : pi.total;
+}
+
+/* All live mappings together are bounded by max_total (ENOSPC) */
+static void test_total(int fd)
+{
+	uint64_t t0 = total_now(fd), t1;
+	char lim[32];
+	void *a, *b;
+	int err;
+
+	a = pmap(fd, HIDDEN, HIDDEN_SIZE / 2, PROT_READ, MAP_SHARED, &err);
+	t1 = total_now(fd);
+	check(a && t1 == t0 + HIDDEN_SIZE / 2,
+	      "GET_INFO total grows by a 2 MiB mapping: %" PRIu64 " -> %" PRIu64 " KiB",
+	      t0 >> 10, t1 >> 10);
+	snprintf(lim, sizeof(lim), "%" PRIu64, t1 + HIDDEN_SIZE / 4);
+	if (write_file(MAX_TOTAL, lim)) {
+		fail("cannot set max_total");
+		return;
+	}
+	expect_map_err("a mapping past max_total", fd,
+		       HIDDEN + HIDDEN_SIZE / 2, HIDDEN_SIZE / 2, PROT_READ,
+		       MAP_SHARED, ENOSPC);
+	b = pmap(fd, HIDDEN + HIDDEN_SIZE / 2, HIDDEN_SIZE / 4, PROT_READ,
+		 MAP_SHARED, &err);
+	check(b != NULL, "a mapping up to max_total exactly -> %s",
+	      err_name(err));
+	if (a)
+		munmap(a, HIDDEN_SIZE / 2);
+	if (b)
+		munmap(b, HIDDEN_SIZE / 4);
+	check(total_now(fd) == t0, "GET_INFO total back to %" PRIu64 " KiB after munmap",
+	      t0 >> 10);
+	write_file(MAX_TOTAL, "274877906944");
+}
+
+static ssize_t self_mem(int write, uint64_t addr, void *buf, size_t n,
+			int *err)
+{
+	int fd = open("/proc/self/mem", O_RDWR);
+	ssize_t r;
+
+	if (fd < 0) {
+		*err = errno;
+		return -1;
+	}
+	if (write)
+		r = pwrite(fd, buf, n, (off_t)addr);
+	else
+		r = pread(fd, buf, n, (off_t)addr);
+	*err = r < 0 ? errno : 0;
+	close(fd);
+	return r;
+}
+
+/*
+ * @phys+@len mapped with nothing after it in the address space: a
+ * debugger's read past the end goes on into the next VMA, if any
+ */
+static void *pmap_hole(int fd, uint64_t phys, size_t len, int prot, int *err)
+{
+	uint8_t *spot = mmap(NULL, len + PG, PROT_NONE,
+			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	void *p;
+
+	if (spot == MAP_FAILED) {
+		*err = errno;
+		return NULL;
+	}
+	p = mmap(spot, len, prot, MAP_SHARED | MAP_FIXED, fd, (off_t)phys);
+	if (p == MAP_FAILED) {
+		*err = errno;
+		munmap(spot, len + PG);
+		return NULL;
+	}
+	munmap(spot + len, PG);
+	*err = 0;
+	return p;
+}
+
+struct peek_map {
+	uint64_t phys;
+	size_t len;
+};
+
+static uintptr_t peek_map(void *arg)
+{
+	const struct peek_map *m = arg;
+	int fd = dev_open(O_RDWR), err;
+
+	return (uintptr_t)pmap_hole(fd, m->phys, m->len, PROT_READ, &err);
+}
+
+/*
+ * A child maps @phys+@len; its debugger peeks at @off of the mapping with
+ * PTRACE_PEEKDATA: the word, or errno
+ */
+static int peek_child(uint64_t phys, size_t len, size_t off, long *word)
+{
+	struct peek_map m = { phys, len };
+	uintptr_t addr;
+	pid_t pid = traced_child(peek_map, &m, &addr);
+	int err;
+
+	if (pid < 0)
+		return errno;
+	errno = 0;
+	*word = ptrace(PTRACE_PEEKDATA, pid, (void *)(addr + off), NULL);
+	err = errno;
+	traced_end(pid);
+	return err;
+}
+
+#ifndef __arm__
+/*
+ * 32-bit x86: the kernel's ioremap() drops the upper half of a physical
+ * address above 4 GiB, so the helper refuses debugger access there. What
+ * a write would have hit instead, System RAM at the address's lower 32
+ * bits, is read through an allow_ram mapping before and after.
+ */
+static void debugger_x86_32(volatile uint8_t *p, uint64_t end, ssize_t n,
+			    int err)
+{
+	uint64_t low = (HIDDEN + HIDDEN_SIZE - PG) & 0xffffffffULL;
+	uint8_t before[16], w[16];
+	const uint8_t *ram;
+	int fd = -1;
+
+	check(n < 0 && err == EIO,
+	      "debugger: /proc/self/mem read above 4 GiB -> %s (want EIO on a 32-bit x86 kernel)",
+	      n < 0 ? err_name(err) : "bytes");
+	if (set_allow_ram("1") == 0)
+		fd = dev_open(O_RDWR);
+	ram = fd < 0 ? NULL : pmap(fd, low, PG, PROT_READ, MAP_SHARED, &err);
+	set_allow_ram("0");
+	if (!ram) {
+		fail("debugger: map System RAM at 0x%" PRIx64 " (allow_ram): %s",
+		     low, err_name(err));
+		return;
+	}
+	memcpy(before, ram + PG - 16, 16);
+	memset(w, 0x5c, sizeof(w));
+	n = self_mem(1, end - 16, w, 16, &err);
+	check(n < 0 && err == EIO && !memcmp(before, ram + PG - 16, 16) &&
+	      p[2 * PG - 1] == 0xaf,
+	      "debugger: /proc/self/mem write above 4 GiB -> %s; System RAM at 0x%" PRIx64 " %s",
+	      n < 0 ? err_name(err) : "written", low + PG - 16,
+	      memcmp(before, ram + PG - 16, 16) ? "CHANGED" : "unchanged");
+	munmap((void *)ram, PG);
+	close(fd);
+}
+#endif
+
+/*
+ * Debugger access near the end of a mapping: /proc/PID/mem and ptrace()
+ * ask the helper for more than is left of it, and exactly the mapping's
+ * bytes may come back.  The last hidden page is followed by System RAM on
+ * the PC guests (-m 7G) and by more memory outside System RAM on virt, so
+ * a read past the end would hit RAM (x86: "ioremap on RAM") or a page the
+ * policy never saw.  32-bit ARM has no CONFIG_HAVE_IOREMAP_PROT: the
+ * kernel never asks the helper, and every such access fails with EIO.
+ */
+static void test_debugger(int fd)
+{
+	uint64_t last = HIDDEN + HIDDEN_SIZE - PG;
+	uint8_t want[16], got[16];
+	long word = 0, wantw = 0;
+	volatile uint8_t *p;
+	uint64_t end;
+	unsigned int i;
+	ssize_t n;
+	int err;
+
+	p = pmap_hole(fd, last - PG, 2 * PG, PROT_READ | PROT_WRITE, &err);
+	if (!p) {
+		fail("debugger: map the last two hidden pages: %s", err_name(err));
+		return;
+	}
+	end = (uintptr_t)p + 2 * PG;
+	for (i = 0; i < 16; i++)
+		p[2 * PG - 16 + i] = p[PG - 8 + i] = (uint8_t)(0xa0 + i);
+	memset(got, 0, sizeof(got));
+	n = self_mem(0, end - 8, got, 16, &err);
+	memcpy(want, (const void *)(p + 2 * PG - 8), 8);
+#ifdef __arm__
+	check(n < 0 && err == EIO,
+	      "debugger: /proc/self/mem read -> %s (want EIO: no ->access on 32-bit ARM)",
+	      n < 0 ? err_name(err) : "bytes");
+#else
+	if (ON_X86 && !kernel_64bit()) {
+		debugger_x86_32(p, end, n, err);
+		munmap((void *)p, 2 * PG);
+		return;
+	}
+	check(n == 8 && !memcmp(got, want, 8),
+	      "debugger: /proc/self/mem read of 16 bytes at 8 before the end -> %zd %s, the mapping's last 8 bytes %s",
+	      n, err_name(err), memcmp(got, want, 8) ? "differ" : "exact");
+	n = self_mem(0, end - PG - 8, got, 16, &err);
+	check(n == 16 && !memcmp(got, (const void *)(p + PG - 8), 16),
+	      "debugger: a read across the mapping's page boundary -> %zd %s, 16 bytes",
+	      n, err_name(err));
+	memset(got, 0x5c, sizeof(got));
+	n = self_mem(1, end - 8, got, 16, &err);
+	check(n == 8 && p[2 * PG - 8] == 0x5c && p[2 * PG - 1] == 0x5c &&
+	      p[2 * PG - 9] == 0xa7,
+	      "debugger: /proc/self/mem write of 16 bytes at 8 before the end -> %zd %s, the last 8 bytes written",
+	      n, err_name(err));
+#endif
+	memcpy(&wantw, (const void *)(p + 2 * PG - sizeof(long)), sizeof(long));
+	munmap((void *)p, 2 * PG);
+
+	/* peeks through a one-page mapping of the last page */
+	err = peek_child(last, PG, PG - sizeof(long), &word);
+#ifdef __arm__
+	check(err == EIO, "debugger: PTRACE_PEEKDATA -> %s (want EIO)",
+	      err_name(err));
+#else
+	check(!err && word == wantw,
+	      "debugger: PTRACE_PEEKDATA of the last word -> %s, 0x%lx (want 0x%lx)",
+	      err_name(err), (unsigned long)word, (unsigned long)wantw);
+#endif
+	if (sizeof(long) == 8) {
+		err = peek_child(last, PG, PG - 4, &word);
+		check(err == EIO,
+		      "debugger: PTRACE_PEEKDATA of 8 bytes at 4 before the end -> %s (want EIO: 4 bytes are the mapping's)",
+		      err_name(err));
+	} else {
+		skip("debugger: PTRACE_PEEKDATA across the end: a 32-bit process peeks 4 bytes");
+	}
 }
 
 static int run(uint64_t edu, uint64_t ivshmem, uint64_t e1000e)
@@ -948,26 +1237,133 @@ static int run(uint64_t edu, uint64_t ivshmem, uint64_t e1000e)
 	test_race(edu);
 	test_ivshmem(fd, ivshmem);
 	test_allow_ram(fd);
+	test_total(fd);
+	test_debugger(fd);
 	test_nocap();
 	test_fd_capability(fd);
 	close(fd);
 	return end();
 }
 
-static int hold(void)
+/*
+ * hold: map a page of the hidden memory, or of PHYS, close the file and
+ * wait; given PHYS, SIGUSR1 makes it read the 32-bit word at PHYS + 8
+ * through the mapping it holds and print "READ 0x..."
+ */
+static int hold(int argc, char **argv)
 {
-	int fd = dev_open(O_RDWR), err;
-	void *p = pmap(fd, HIDDEN, PG, PROT_READ, MAP_SHARED, &err);
+	uint64_t phys = argc == 3 ? strtoull(argv[2], NULL, 0) : HIDDEN;
+	int fd = dev_open(O_RDWR), err, sig;
+	void *p = pmap(fd, phys, PG, PROT_READ, MAP_SHARED, &err);
+	sigset_t set;
 
 	close(fd);
 	if (!p) {
 		fail("hold: %s", err_name(err));
 		return 1;
 	}
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &set, NULL);
 	printf("HOLD-READY\n");
 	fflush(stdout);
-	for (;;)
-		pause();
+	if (argc != 3) {
+		for (;;)
+			pause();
+	}
+	sigwait(&set, &sig);
+	printf("READ 0x%08x\n", rd32(p, 8));
+	return 0;
+}
+
+/*
+ * core HEAPFILE: a page of the hidden memory and a page of the heap, each
+ * filled from /dev/urandom by the kernel (so that no copy of the bytes
+ * lands anywhere else in this process), the heap page saved to HEAPFILE
+ * the same way; then SIGABRT, and a core dump
+ */
+static int core(const char *heapfile)
+{
+	int fd = dev_open(O_RDWR), rnd = open("/dev/urandom", O_RDONLY), out;
+	uint8_t *heap = malloc(PG);
+	void *p;
+	int err;
+
+	p = pmap(fd, HIDDEN, PG, PROT_READ | PROT_WRITE, MAP_SHARED, &err);
+	out = open(heapfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (!p || !heap || rnd < 0 || out < 0 || read(rnd, p, PG) != PG ||
+	    read(rnd, heap, PG) != PG || write(out, heap, PG) != PG) {
+		fail("core: prepare: %s", strerror(errno));
+		return 1;
+	}
+	close(out);
+	printf("CORE-MAP %p\n", p);
+	fflush(stdout);
+	abort();
+}
+
+static int memfind(const uint8_t *hay, size_t n, const uint8_t *needle,
+		   size_t len)
+{
+	return memmem(hay, n, needle, len) != NULL;
+}
+
+/* The PT_LOAD of the core that describes @addr: its file size, or -1 */
+static long long core_filesz(const uint8_t *c, size_t n, uintptr_t addr)
+{
+	const ElfW(Ehdr) *eh = (const void *)c;
+	const ElfW(Phdr) *ph;
+	unsigned int i;
+
+	if (n < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_type != ET_CORE ||
+	    eh->e_phoff + (size_t)eh->e_phnum * sizeof(*ph) > n)
+		return -1;
+	ph = (const void *)(c + eh->e_phoff);
+	for (i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_type == PT_LOAD && ph[i].p_vaddr == addr)
+			return (long long)ph[i].p_filesz;
+	return -1;
+}
+
+/*
+ * corecheck CORE HEAPFILE ADDRESS: the core of "probe core" holds the
+ * heap page (a real core of that process) but not the page of the hidden
+ * memory, whose segment at ADDRESS it lists with no bytes (VM_DONTDUMP)
+ */
+static int corecheck(const char *corefile, const char *heapfile,
+		     uintptr_t addr)
+{
+	uint8_t heap[PG], hidden[PG];
+	int fd = open(corefile, O_RDONLY), hf = open(heapfile, O_RDONLY), err;
+	struct stat st;
+	uint8_t *c = MAP_FAILED;
+	void *p;
+	int dev = dev_open(O_RDWR);
+
+	p = pmap(dev, HIDDEN, PG, PROT_READ, MAP_SHARED, &err);
+	if (fd < 0 || hf < 0 || fstat(fd, &st) || !p ||
+	    read(hf, heap, PG) != PG) {
+		fail("corecheck: open %s, %s, map the hidden page: %s",
+		     corefile, heapfile, strerror(errno));
+		return end();
+	}
+	memcpy(hidden, p, PG);
+	c = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (c == MAP_FAILED) {
+		fail("corecheck: mmap %s: %s", corefile, strerror(errno));
+		return end();
+	}
+	info("core: %lld bytes", (long long)st.st_size);
+	check(memfind(c, st.st_size, heap, PG),
+	      "core: holds the process's heap page (a real core of it)");
+	check(!memfind(c, st.st_size, hidden, 64),
+	      "core: holds no 64 bytes of the hidden page the process mapped");
+	check(core_filesz(c, st.st_size, addr) == 0,
+	      "core: the mapping's segment at 0x%lx is listed with no bytes (file size %lld)",
+	      (unsigned long)addr, core_filesz(c, st.st_size, addr));
+	munmap(c, st.st_size);
+	return end();
 }
 
 /*
@@ -1117,8 +1513,12 @@ static int lockdown(void)
 
 int main(int argc, char **argv)
 {
-	if (argc >= 2 && !strcmp(argv[1], "hold"))
-		return hold();
+	if ((argc == 2 || argc == 3) && !strcmp(argv[1], "hold"))
+		return hold(argc, argv);
+	if (argc == 3 && !strcmp(argv[1], "core"))
+		return core(argv[2]);
+	if (argc == 5 && !strcmp(argv[1], "corecheck"))
+		return corecheck(argv[2], argv[3], strtoull(argv[4], NULL, 0));
 	if (argc == 5 && !strcmp(argv[1], "run"))
 		return run(strtoull(argv[2], NULL, 0),
 			   strtoull(argv[3], NULL, 0),
@@ -1130,7 +1530,7 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "stress"))
 		return stress(strtoul(argv[2], NULL, 0),
 			      strtoul(argv[3], NULL, 0));
-	fprintf(stderr, "usage: %s run EDU_BAR0 IVSHMEM_BAR2 E1000E_BAR0 | hold | stress PROCS ROUNDS | enomem CGROUP IVSHMEM_BAR2 | lockdown\n",
+	fprintf(stderr, "usage: %s run EDU_BAR0 IVSHMEM_BAR2 E1000E_BAR0 | hold [PHYS] | core HEAPFILE | corecheck CORE HEAPFILE ADDRESS | stress PROCS ROUNDS | enomem CGROUP IVSHMEM_BAR2 | lockdown\n",
 		argv[0]);
 	return 2;
 }

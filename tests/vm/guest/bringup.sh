@@ -49,6 +49,27 @@ else
 	exit 0
 fi
 
+# pfnmap(4) SECURITY "Addresses and size": phys_bits is the CPU's
+# physical address width (and no more than the process can name). The
+# oracle: x86's /proc/cpuinfo "address sizes", which prints the very
+# boot_cpu_data the kernel uses (a 32-bit kernel's vm_pgoff names 44 bits
+# at most); ARM's from the host, which knows the CPU it gave QEMU
+want_bits=${PHYS_BITS:-}
+if [ -z "$want_bits" ]; then
+	want_bits=$(sed -n 's/^address sizes[[:space:]]*: \([0-9]*\) bits physical.*/\1/p' /proc/cpuinfo | head -n1)
+	[ "$(uname -m)" = x86_64 ] || [ "${want_bits:-0}" -le 44 ] || want_bits=44
+fi
+lim=$((1 << want_bits))
+# the first command loads the helper
+pf read "$(hx $lim)" > /tmp/out 2> /tmp/err
+rc=$?
+check "a read at 2^$want_bits is refused before any access (status $rc), in words" \
+	grep -qxF "pfnmap: the helper refuses $(hx $lim)-$(hx $((lim + 3))): it ends beyond the $want_bits-bit physical addresses the helper can map (phys-bits in pfnmap info)" /tmp/err
+
+pf info "$(hx "$A")+1" > /tmp/info 2>&1
+check "pfnmap info: phys-bits $want_bits, the CPU's" \
+	grep -q "^helper: abi 2, phys-bits $want_bits," /tmp/info
+
 # command register bits before: Linux leaves bus mastering off
 cmd0=$(od -An -tx2 -j4 -N2 "$cfg" | tr -d ' ')
 diag "COMMAND register before the batch: 0x$cmd0"

@@ -532,8 +532,10 @@ if [ $X86 = 1 ]; then
 		"pfnmap: the helper refuses $EDU-$(hx $((EDU + 0xfff))): the kernel would map it with another cache type (an existing mapping or the MTRRs decide); use the type \`pfnmap info\` shows, or --cache=auto" \
 		pf --cache=wb read "$EDU"
 else
-	expect_out "read --cache=wb on the edu BAR: no PAT to refuse it" \
-		0x010000ed pf --cache=wb read "$EDU"
+	# pfnmap(4) SECURITY "Cache types": no write-back on a device's range
+	expect_err "read --cache=wb on the edu BAR is refused on ARM, in words" 2 \
+		"pfnmap: the helper refuses $EDU-$(hx $((EDU + 0xfff))): write-back is refused on a device's range on ARM (the CPU may read and write back cacheable memory when it likes); use --cache=auto, uc or wc" \
+		pf --cache=wb read "$EDU"
 fi
 expect_out "auto works again after the refusal" 0x010000ed pf read "$EDU"
 pf info "$EDU+1M" > /tmp/info
@@ -899,8 +901,14 @@ cache_check "edu auto" auto "$EDU" 0x80000 uncached-minus \
 cache_check "edu wc" wc "$EDU" 0x80000 write-combining \
 	"pfnmap: dump: $APPLIED wc$W_WC: 32-bit loads"
 cache_check "ivshmem auto" auto $IV 0x100000 write-back "$auto_v"
-cache_check "ivshmem wb" wb $IV 0x100000 write-back \
-	"pfnmap: dump: $APPLIED wb$W_WB: bulk copies"
+if [ $X86 = 1 ]; then
+	cache_check "ivshmem wb" wb $IV 0x100000 write-back \
+		"pfnmap: dump: $APPLIED wb$W_WB: bulk copies"
+else
+	expect_err "ivshmem wb is refused on ARM: a BAR is a device's range" 2 \
+		"pfnmap: the helper refuses $(hx $IV)-$(hx $((IV + 0xfffff))): write-back is refused on a device's range on ARM (the CPU may read and write back cacheable memory when it likes); use --cache=auto, uc or wc" \
+		pf --cache=wb dump "$(hx $IV)+1M"
+fi
 cache_check "ivshmem uc" uc $IV 0x100000 uncached-minus \
 	"pfnmap: dump: $APPLIED uc$W_UC: 32-bit loads"
 cache_check "ivshmem wc" wc $IV 0x100000 write-combining \
@@ -1015,6 +1023,52 @@ expect_err "a BAR that its driver claimed exclusively is refused, in words" 2 \
 expect_err "a range that only ends in it is refused as well" 2 \
 	"pfnmap: the helper refuses $(hx $((E1K - 0x1000)))-$(hx $((E1K + 0xfff))): $excl" \
 	pf dump "$(hx $((E1K - 4)))+8"
+# pfnmap(4) SECURITY "Ranges that drivers claimed": the helper ignores
+# iomem=, which opens /dev/mem to exclusive claims (run.sh boots the
+# 6.12 guest with iomem=relaxed)
+if grep -qw 'iomem=relaxed' /proc/cmdline; then
+	check "with iomem=relaxed /dev/mem maps e1000e's BAR0 (devmem reads it), the helper refused it above" \
+		devmem "$E1K" 32
+else
+	expect_err "/dev/mem refuses e1000e's BAR0 too (no iomem=relaxed)" 1 \
+		"devmem: mmap: Operation not permitted" devmem "$E1K" 32
+fi
+
+# SECURITY "Ranges that drivers claimed": a claim that is not exclusive
+# is mapped, where /dev/mem (IO_STRICT_DEVMEM) refuses it. x86: the
+# local APIC, which the kernel claims (busy, not exclusive), whose ID
+# register holds /proc/cpuinfo's apicid (one CPU: this one's); ARM: the
+# PL011 console UART, whose PrimeCell ID the AMBA bus read
+if [ $X86 = 1 ]; then
+	apic=$(pf read 0xfee00020)
+	apicid=$(sed -n 's/^apicid[[:space:]]*: //p' /proc/cpuinfo | head -n1)
+	if grep -q 'fee00000-fee00fff : Local APIC$' /proc/iomem; then
+		check "the local APIC, claimed by the kernel (/proc/iomem), maps: ID register $apic, cpuinfo apicid $apicid" \
+			[ $(($apic >> 24)) = $((apicid)) ]
+	else
+		skip "the local APIC's claim maps" "this kernel does not claim the local APIC in /proc/iomem"
+	fi
+	if grep -qw 'iomem=relaxed' /proc/cmdline; then
+		check "with iomem=relaxed /dev/mem maps the local APIC too" \
+			devmem 0xfee00020 32
+	else
+		expect_err "/dev/mem refuses the local APIC: the kernel's claim" 1 \
+			"devmem: mmap: Operation not permitted" devmem 0xfee00020 32
+	fi
+else
+	id=0
+	for i in 0 1 2 3; do
+		b=$(pf read "$(hx $((0x9000fe0 + 4 * i)))")
+		id=$((id | (b & 0xff) << (8 * i)))
+	done
+	check "the PL011 UART, claimed by its driver (/proc/iomem), maps: periph ID $(printf %08x $id) as the AMBA bus read it" \
+		sh -c "grep -q '^  *09000000-09000fff : 9000000.pl011' /proc/iomem &&
+			[ $(printf %08x $id) = \$(cat /sys/bus/amba/devices/9000000.pl011/id) ]"
+	grep '09000000-' /proc/iomem > /tmp/iomem.uart
+	indent /tmp/iomem.uart
+	expect_err "/dev/mem refuses the PL011: a driver's claim" 1 \
+		"devmem: mmap: Operation not permitted" devmem 0x9000fe0 32
+fi
 
 # ---------------------------------------------------------------------------
 diag "direct /dev/pfnmap checks (probe; MAP_PRIVATE and more)"
@@ -1046,6 +1100,20 @@ probe_tap() {
 		notok "${p}exit status $rc, last line '$(tail -n1 /tmp/probe.out)' (want 'END: $want' and status $want_rc)"
 	fi
 }
+# x86: a page of RAM that a driver made uncached, for the probe
+[ -e /ucpage.ko ] && check "insmod the test module that makes a RAM page uncached" \
+	insmod /ucpage.ko
+# probe_hold [PHYS]: "probe hold" in the background (holder), once it
+# holds its mapping or gave up (/tmp/hold.out)
+probe_hold() {
+	local i=0
+	probe hold "$@" > /tmp/hold.out &
+	holder=$!
+	while ! grep -q HOLD-READY /tmp/hold.out && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
 probe_tap "probe: " probe run "$EDU" "$(hx $IV)" "$E1K"
 if [ $X86 = 1 ] && [ $K64 = 1 ]; then
 	# a 64-bit kernel's compat paths (ioctl, mmap2): lib.sh builds it
@@ -1059,6 +1127,7 @@ elif [ $K64 = 0 ]; then
 else
 	skip "probe32" "no 32-bit (AArch32) probe in the arm64 guest"
 fi
+[ -e /ucpage.ko ] && check "rmmod the uncached page's module" rmmod pfnmap_ucpage
 probe_tap "stress: " probe stress 8 300
 
 echo "$E1KS" > /sys/bus/pci/drivers/e1000e/unbind
@@ -1067,6 +1136,36 @@ check "unbound from e1000e, $E1KS has no driver" \
 pf read "$E1K" > /tmp/out 2> /tmp/err
 check "without its driver's claim the BAR maps: pfnmap reads e1000e's CTRL register" \
 	sh -c "grep -qx '0x[0-9a-f]\{8\}' /tmp/out && [ ! -s /tmp/err ]"
+# SECURITY "Ranges that drivers claimed": the check is at mmap(); a
+# mapping made before the driver claims the BAR stays
+probe_hold "$E1K"
+echo "$E1KS" > /sys/bus/pci/drivers/e1000e/bind
+check "a process maps BAR0, then e1000e binds to $E1KS again" sh -c \
+	"grep -qx HOLD-READY /tmp/hold.out && [ \"\$(basename \"\$(readlink /sys/bus/pci/devices/$E1KS/driver)\")\" = e1000e ]"
+expect_err "a new mapping is refused again: the claim is exclusive" 2 \
+	"pfnmap: the helper refuses $E1K-$(hx $((E1K + 0xfff))): $excl" \
+	pf read "$E1K"
+kill -USR1 $holder
+wait $holder
+rc=$?
+check "the mapping made before the claim stays: it reads STATUS (status $rc, $(cat /tmp/hold.out | tail -n1))" \
+	sh -c "[ $rc = 0 ] && tail -n1 /tmp/hold.out | grep -qx 'READ 0x[0-9a-f]\{8\}' &&
+		! grep -qx 'READ 0xffffffff' /tmp/hold.out"
+echo "$E1KS" > /sys/bus/pci/drivers/e1000e/unbind
+
+# ---------------------------------------------------------------------------
+diag "core dumps leave the mappings out"
+# SECURITY "Mappings": VM_DONTDUMP; the probe fills a page of the hidden
+# memory and one of its heap from /dev/urandom, aborts, and the core holds
+# the one and not the other
+echo /tmp/core > /proc/sys/kernel/core_pattern
+rm -f /tmp/core
+(ulimit -c unlimited && exec probe core /tmp/core.heap) > /tmp/core.out 2>&1
+check "a process holding a mapping dumps core on SIGABRT ($(wc -c < /tmp/core 2> /dev/null) bytes)" \
+	sh -c "[ -s /tmp/core ] && grep -q '^CORE-MAP 0x' /tmp/core.out"
+probe_tap "core: " probe corecheck /tmp/core /tmp/core.heap \
+	"$(sed -n 's/^CORE-MAP //p' /tmp/core.out)"
+rm -f /tmp/core /tmp/core.heap
 
 # ---------------------------------------------------------------------------
 diag "remap_pfn_range()'s own errors pass through: a memory cgroup without room"
@@ -1122,13 +1221,7 @@ pf read $H > /tmp/out 2> /tmp/err
 rc=$?
 check "pfnmap --module loads it again (status $rc, refcount 0 when idle)" \
 	sh -c "[ $rc = 0 ] && [ ! -s /tmp/err ] && [ '$(modref)' = 0 ] && [ -c /dev/pfnmap ]"
-probe hold > /tmp/hold.out &
-holder=$!
-i=0
-while ! grep -q HOLD-READY /tmp/hold.out && [ $i -lt 50 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+probe_hold
 rmmod_refused "rmmod is refused while a mapping lives (its fd closed)" \
 	sh -c "grep -qx HOLD-READY /tmp/hold.out && kill -0 $holder"
 kill $holder
@@ -1141,9 +1234,14 @@ mount -t securityfs securityfs /sys/kernel/security
 check "lockdown is off before" grep -q '\[none\]' /sys/kernel/security/lockdown
 # a dump of two windows (64 MiB, then 4 KiB) whose first window is mapped
 # and blocked on the fifo before the lockdown, the second one after
-held_dump wb $IV 0x4001000
+if [ $X86 = 1 ]; then held_dump wb $IV 0x4001000; else held_dump wc $IV 0x4001000; fi
 probe_tap "lockdown: " probe lockdown
-held_end /dev/null
+held_end /tmp/held.lock
+# SECURITY "Kernel lockdown": a mapping made before lockdown stays
+check "the window mapped before lockdown is read whole after it: 64 MiB, from ivshmem's marker on" \
+	sh -c "[ \$(wc -c < /tmp/held.lock) = $((0x4000000)) ] &&
+		[ \"\$(head -c 21 /tmp/held.lock)\" = pfnmap-vm-host-marker ]"
+rm -f /tmp/held.lock
 grep -v "$APPLIED" /tmp/held.err > /tmp/err
 check "a pfnmap process mapping a window after lockdown fails with status 2 (status $held_rc)" \
 	[ $held_rc = 2 ]
@@ -1171,6 +1269,18 @@ sed '/pfnmap-expect-begin /,/pfnmap-expect-end /d' /tmp/dmesg.whole > /tmp/dmesg
 tags=
 [ $X86 = 1 ] && tags="pat-conflict-32 cli-pat-conflict"
 [ $X86 = 1 ] && [ $K64 = 1 ] && tags="pat-conflict-64 $tags"
+# what PAT says when the probe maps the page that tests/vm/ucpage made
+# uncached, auto then wb: it gave the mapping that type
+utags=
+[ $X86 = 1 ] && utags=ucpage-32
+[ $X86 = 1 ] && [ $K64 = 1 ] && utags="ucpage-64 $utags"
+for tag in $utags; do
+	expected "$tag" > /tmp/dmesg.expect
+	check "dmesg, $tag: PAT's two notes that the RAM page stays uncached-minus" sh -c \
+		"[ \$(wc -l < /tmp/dmesg.expect) = 2 ] &&
+			[ \$(grep -c 'x86/PAT: probe[0-9]*:[0-9]* map pfn RAM range req write-back for \[mem .*\], got uncached-minus$' /tmp/dmesg.expect) = 2 ]"
+	indent /tmp/dmesg.expect
+done
 for tag in $tags; do
 	expected "$tag" > /tmp/dmesg.expect
 	case $tag in
