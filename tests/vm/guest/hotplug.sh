@@ -7,10 +7,12 @@
 # console as guest/tests.sh prints them, then "1..N" and "VM-SUMMARY N F".
 #
 # Machine (hotplug.sh): 1 GiB of RAM with two DIMM slots, 8 MiB of it
-# hidden at $HIDDEN (memmap=), ivshmem-plain (2 GiB BAR2), 2 CPUs. The
-# host plugs a DIMM when the guest prints "VM-PLUG NAME ADDRESS SIZE"
-# (QEMU monitor: object_add memory-backend-ram + device_add pc-dimm at
-# exactly that address); the guest maps the range before it asks.
+# hidden at $HIDDEN (memmap= on x86, mem= on arm64), ivshmem-plain (2 GiB
+# BAR2), 2 CPUs. The host plugs memory when the guest prints "VM-PLUG NAME
+# ADDRESS SIZE": on x86 (PLUG=dimm) a DIMM at exactly that address (QEMU
+# monitor: object_add memory-backend-ram + device_add pc-dimm), on arm64
+# (PLUG=virtio-mem) by raising virtio-mem's requested size so that it
+# reaches ADDRESS + SIZE; the guest maps the range before it asks.
 #
 # Every check is printed whatever happened before it, so the number of
 # checks per guest is fixed (vm_expected in hotplug.sh).
@@ -68,16 +70,32 @@ if [ "$MOM" = 1 ]; then
 	check "memory_hotplug.memmap_on_memory is on" \
 		grep -qx Y /sys/module/memory_hotplug/parameters/memmap_on_memory
 fi
-check "/proc/iomem shows the hidden memory as Reserved" \
-	grep -q "^ *$(printf %x $((HIDDEN)))-$(printf %x $((HIDDEN + HIDDEN_SIZE - 1))) : Reserved" /proc/iomem
+PLUG=${PLUG:-dimm}
+if [ "$PLUG" = dimm ]; then
+	check "/proc/iomem shows the hidden memory as Reserved" \
+		grep -q "^ *$(printf %x $((HIDDEN)))-$(printf %x $((HIDDEN + HIDDEN_SIZE - 1))) : Reserved" /proc/iomem
+else
+	# beyond mem=: no resource at all
+	check "/proc/iomem has no resource at the hidden memory" \
+		sh -c "! grep -q '^ *$(printf %x $((HIDDEN)))-' /proc/iomem"
+fi
 IV=0
 for d in /sys/bus/pci/devices/*; do
 	if [ "$(cat "$d/vendor"):$(cat "$d/device")" = 0x1af4:0x1110 ]; then
 		IV=$(sed -n 3p "$d/resource" | cut -d' ' -f1)
+		# no firmware turns memory decoding on on virt (COMMAND bit 1)
+		[ "$PLUG" = dimm ] ||
+			printf '\002' | dd of="$d/config" bs=1 seek=4 count=1 conv=notrunc 2> /dev/null
 	fi
 done
 check "ivshmem BAR2 found ($(hx $((IV))))" [ $((IV)) != 0 ]
-cp $pat_list /tmp/pat.start
+[ -r $pat_list ] && cp $pat_list /tmp/pat.start
+
+# ---------------------------------------------------------------------------
+# first, while all RAM is the boot RAM: the oracle page of the RAM checks
+# must not land in memory that virtio-mem adds (exclusive System RAM)
+diag "debugger access: ptrace and /proc/PID/mem on RAM and non-RAM mappings"
+hp_tap "access: " hotplug access "$HIDDEN"
 
 # ---------------------------------------------------------------------------
 # Memory hot-plug: the holder maps a range where the host then plugs a
@@ -157,8 +175,80 @@ refused_msg() {
 	grep -qF "pfnmap: memory [mem $(phys $(($1)))-$(phys $(($1 + $2 - 1)))] not ${5:-onlined}: pid $holder_pid (hotplug) maps [mem $(phys $(($3)))-$(phys $(($3 + $4 - 1)))] through /dev/pfnmap" /tmp/dmesg
 }
 
+# virtio-mem (arm64): the driver claims its whole region as exclusive
+# System RAM when it loads, so the holders map first; the host raises the
+# requested size, the driver plugs from the region's start on
+hp_virtio_mem() {
+	BS=$((0x$(cat $MEM/block_size_bytes)))
+	A1=$((HP_BASE))
+	A2=$((HP_BASE + 2 * BS))
+	B1=$((A1 / BS))
+	B2=$((A2 / BS))
+	diag "virtio-mem: blocks of $(hx $BS); its region from $(hx $A1): blocks $B1, $((B1 + 1)), then $B2"
+	mem0=$(memtotal)
+	echo offline > $MEM/auto_online_blocks
+	H1=$((A1 + BS + 0x10000))
+	H2=$((A2 + 0x5000))
+	check "hold: a process maps $(hx $H2)+8K (the third block) and moves the mapping, before the driver loads" \
+		hold $H2 0x2000 move
+	holder2=$holder_pid
+	check "hold: another maps $(hx $H1)+8K (the second block)" \
+		hold $H1 0x2000
+	while read -r m; do
+		[ "$m" = virtio_mem ] || insmod "/kmods/$m.ko" 2> /dev/null
+	done < /kmods/order
+	check "insmod virtio_mem: it claims its region ($(hx $A1) on)" \
+		sh -c "insmod /kmods/virtio_mem.ko && grep -q '^ *$(printf %x $A1)-[0-9a-f]* : virtio0$' /proc/iomem"
+	hotplug map $((A1 + 3 * BS)) 0x1000 > /tmp/map.out 2>&1
+	check "a new mmap in the region is refused: exclusive System RAM ($(cat /tmp/map.out))" \
+		grep -qx 'MAP: EADDRINUSE' /tmp/map.out
+	plug vmem1 $A1 $((2 * BS))
+	rc=$?
+	check "the host plugs two blocks at $(hx $A1); they appear offline (plug status $rc)" \
+		[ "$rc $(state $B1) $(state $((B1 + 1)))" = "0 offline offline" ]
+	online $B1
+	check "block $B1 (not mapped) onlines (echo status $online_rc)" \
+		[ "$online_rc $(state $B1)" = "0 online" ]
+	refused "block $((B1 + 1)) (mapped)" $((B1 + 1)) online offline
+	check "dmesg: the helper names the block, the holder and its range" \
+		refused_msg $((A1 + BS)) $BS $H1 0x2000
+	unhold
+	online $((B1 + 1))
+	check "once the holder is gone, block $((B1 + 1)) onlines (echo status $online_rc)" \
+		[ "$online_rc $(state $((B1 + 1)))" = "0 online" ]
+	echo online > $MEM/auto_online_blocks
+	holder_pid=$holder2
+	plug vmem2 $A2 $BS
+	rc=$?
+	check "auto-online on: the host plugs a third block; its online was refused (plug status $rc)" \
+		[ "$rc $(state $B2)" = "0 offline" ]
+	check "dmesg: the refusal of block $B2 names the holder" \
+		refused_msg $A2 $BS $H2 0x2000
+	unhold
+	echo offline > $MEM/auto_online_blocks
+	online $B2
+	check "once the holder is gone, block $B2 onlines (echo status $online_rc)" \
+		[ "$online_rc $(state $B2)" = "0 online" ]
+	mem1=$(memtotal)
+	check "MemTotal grew by the three blocks ($mem0 kB -> $mem1 kB)" \
+		[ $((mem1 - mem0)) = $((3 * BS / 1024)) ]
+	check "/proc/iomem: they are System RAM (virtio_mem)" \
+		grep -q "^ *$(printf %x $A1)-$(printf %x $((A1 + 3 * BS - 1))) : System RAM (virtio_mem)" /proc/iomem
+
+	# no RAM mapping can hold back an offline here: arm64 never offlines
+	# boot memory ("Boot memory ... offlining attempted"), and the memory
+	# virtio-mem adds is exclusive System RAM, refused even with allow_ram
+	echo 1 > /sys/module/pfnmap/parameters/allow_ram
+	hotplug map $A2 0x1000 > /tmp/map.out 2>&1
+	echo 0 > /sys/module/pfnmap/parameters/allow_ram
+	check "allow_ram=1: the hot-added, online RAM is refused all the same ($(cat /tmp/map.out))" \
+		grep -qx 'MAP: EADDRINUSE' /tmp/map.out
+}
+
 HP_CHECKS=22
-if [ -r $MEM/block_size_bytes ] && [ -w $MEM/auto_online_blocks ]; then
+if [ "$PLUG" = virtio-mem ]; then
+	hp_virtio_mem
+elif [ -r $MEM/block_size_bytes ] && [ -w $MEM/auto_online_blocks ]; then
 	BS=$((0x$(cat $MEM/block_size_bytes)))
 	A1=$((HP_BASE))
 	A2=$((HP_BASE + 2 * BS))
@@ -217,7 +307,7 @@ if [ -r $MEM/block_size_bytes ] && [ -w $MEM/auto_online_blocks ]; then
 	# with memmap_on_memory the kernel keeps DIMM 2's memmap (64 bytes a
 	# page) in its first pages (6.1: single-block additions only)
 	memmap=0
-	[ "$MOM" = 1 ] && memmap=$((BS / 4096 * 64))
+	[ "$MOM" = 1 ] && memmap=$((BS * 64 / 4096))
 	check "MemTotal grew by the three blocks less $(hx $memmap) of memmap ($mem0 kB -> $mem1 kB)" \
 		[ $((mem1 - mem0)) = $(((3 * BS - memmap) / 1024)) ]
 	echo offline > $MEM/auto_online_blocks
@@ -270,16 +360,15 @@ else
 	done
 fi
 
-# ---------------------------------------------------------------------------
-diag "debugger access: ptrace and /proc/PID/mem on RAM and non-RAM mappings"
-hp_tap "access: " hotplug access "$HIDDEN"
 
 # ---------------------------------------------------------------------------
 diag "soak: $SOAK_PROCS processes for $SOAK_SECONDS s"
-cp $pat_list /tmp/pat.before
+[ -r $pat_list ] && cp $pat_list /tmp/pat.before
 hp_tap "soak: " hotplug soak "$SOAK_SECONDS" "$SOAK_PROCS" "$HIDDEN" "$HIDDEN_SIZE" \
 	"$(hx $((IV)))" 0x4000000
-if diff /tmp/pat.before $pat_list > /tmp/pat.diff; then
+if [ ! -r $pat_list ]; then
+	skip "pat_memtype_list after the soak" "no PAT on $(uname -m)"
+elif diff /tmp/pat.before $pat_list > /tmp/pat.diff; then
 	ok "pat_memtype_list after the soak: as before it ($(wc -l < $pat_list) entries)"
 else
 	notok "pat_memtype_list after the soak differs from before it:"

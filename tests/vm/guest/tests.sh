@@ -1044,7 +1044,7 @@ if [ $X86 = 1 ]; then
 	apicid=$(sed -n 's/^apicid[[:space:]]*: //p' /proc/cpuinfo | head -n1)
 	if grep -q 'fee00000-fee00fff : Local APIC$' /proc/iomem; then
 		check "the local APIC, claimed by the kernel (/proc/iomem), maps: ID register $apic, cpuinfo apicid $apicid" \
-			[ $(($apic >> 24)) = $((apicid)) ]
+			[ $((apic >> 24)) = $((apicid)) ]
 	else
 		skip "the local APIC's claim maps" "this kernel does not claim the local APIC in /proc/iomem"
 	fi
@@ -1148,7 +1148,7 @@ expect_err "a new mapping is refused again: the claim is exclusive" 2 \
 kill -USR1 $holder
 wait $holder
 rc=$?
-check "the mapping made before the claim stays: it reads STATUS (status $rc, $(cat /tmp/hold.out | tail -n1))" \
+check "the mapping made before the claim stays: it reads STATUS (status $rc, $(tail -n1 /tmp/hold.out))" \
 	sh -c "[ $rc = 0 ] && tail -n1 /tmp/hold.out | grep -qx 'READ 0x[0-9a-f]\{8\}' &&
 		! grep -qx 'READ 0xffffffff' /tmp/hold.out"
 echo "$E1KS" > /sys/bus/pci/drivers/e1000e/unbind
