@@ -485,7 +485,7 @@ static int pfnmap_check_applied(struct pfnmap_file *pf,
 }
 
 static LIST_HEAD(pfnmap_maps);
-static DEFINE_MUTEX(pfnmap_maps_lock);	/* protects the three, ->users */
+static DEFINE_MUTEX(pfnmap_maps_lock);	/* pfnmap_maps, pfnmap_total, ->users */
 static u64 pfnmap_total;		/* bytes that pfnmap_maps cover */
 
 static int pfnmap_check_total(size_t size)
@@ -546,8 +546,9 @@ static void pfnmap_map_put(struct pfnmap_map *map)
 	if (--map->users == 0) {
 		list_del(&map->node);
 		pfnmap_total -= PFN_PHYS(map->pages);
-	} else
+	} else {
 		map = NULL;
+	}
 	mutex_unlock(&pfnmap_maps_lock);
 	kfree(map);
 }
@@ -707,12 +708,14 @@ static struct notifier_block pfnmap_memory_nb = {
  * Debugger access (ptrace(), /proc/PID/mem), where the kernel calls
  * ->access: with CONFIG_HAVE_IOREMAP_PROT (x86, arm64).  32-bit ARM lacks
  * it, and there /proc/PID/mem and ptrace() fail with EIO on any PFN map,
- * /dev/mem's too.  __access_remote_vm() hands
- * ->access what remains of the whole request, and generic_access_phys()
- * maps and copies all of it from the PTE's page on, past the end of the
- * mapping into whatever follows it physically: a page the policy never
- * saw.  One page of the VMA at a time here; the core calls again for the
- * next one, which then has to be in a VMA of its own.
+ * /dev/mem's too.
+ *
+ * __access_remote_vm() hands ->access what remains of the whole request,
+ * and generic_access_phys() maps and copies all of it from the PTE's page
+ * on, past the end of the mapping into whatever follows it physically: a
+ * page the policy never saw.  One page of the VMA at a time here; the
+ * core calls again for the next one, which then has to be in a VMA of
+ * its own.
  */
 static int pfnmap_access_len(struct vm_area_struct *vma, unsigned long addr,
 			     int len)
