@@ -741,16 +741,14 @@ static phys_addr_t pfnmap_access_phys(struct vm_area_struct *vma,
  * mapping of it (kmap: highmem too on 32-bit kernels), write-back as the
  * mapping is (pfnmap_check_applied()).
  */
-static int pfnmap_access_ram(struct vm_area_struct *vma, unsigned long addr,
-			     void *buf, int len, int write)
+static int pfnmap_access_ram(phys_addr_t phys, void *buf, int len, int write)
 {
-	unsigned long pfn = PHYS_PFN(pfnmap_access_phys(vma, addr));
-	int offset = offset_in_page(addr);
+	int offset = offset_in_page(phys);
 	struct page *page;
 	void *kaddr;
 
 	/* allow_ram maps offline (hot-added) System RAM too: no valid memmap */
-	page = pfn_to_online_page(pfn);
+	page = pfn_to_online_page(PHYS_PFN(phys));
 	if (!page)
 		return -EINVAL;
 	kaddr = kmap_local_page(page);
@@ -771,10 +769,9 @@ static int pfnmap_access_ram(struct vm_area_struct *vma, unsigned long addr,
  * page with the mapping's own memory type instead.
  */
 static int pfnmap_access_io(struct vm_area_struct *vma, unsigned long addr,
-			    void *buf, int len, int write)
+			    phys_addr_t phys, void *buf, int len, int write)
 {
 	const struct pfnmap_map *map = vma->vm_private_data;
-	phys_addr_t phys = pfnmap_access_phys(vma, addr);
 	unsigned long prot;
 	void __iomem *io;
 
@@ -805,7 +802,7 @@ static int pfnmap_access_io(struct vm_area_struct *vma, unsigned long addr,
 #else
 /* The PTE's protection, the mapping's cache type: x86's ioremap_prot() */
 static int pfnmap_access_io(struct vm_area_struct *vma, unsigned long addr,
-			    void *buf, int len, int write)
+			    phys_addr_t phys, void *buf, int len, int write)
 {
 	return generic_access_phys(vma, addr, buf, len, write);
 }
@@ -820,10 +817,10 @@ static int pfnmap_access(struct vm_area_struct *vma, unsigned long addr,
 	if (!map || (write && !(vma->vm_flags & VM_WRITE)))
 		return -EINVAL;
 	len = pfnmap_access_len(vma, addr, len);
-	if (map->ram)
-		return pfnmap_access_ram(vma, addr, buf, len, write);
-	/* hot-added since the mmap(): System RAM now, offline or not */
 	phys = pfnmap_access_phys(vma, addr);
+	if (map->ram)
+		return pfnmap_access_ram(phys, buf, len, write);
+	/* hot-added since the mmap(): System RAM now, offline or not */
 	if (pfnmap_ram_bytes(phys, phys + len - 1))
 		return -EINVAL;
 	/*
@@ -834,7 +831,7 @@ static int pfnmap_access(struct vm_area_struct *vma, unsigned long addr,
 	 */
 	if (IS_ENABLED(CONFIG_X86_32) && upper_32_bits(phys + len - 1))
 		return -EINVAL;
-	return pfnmap_access_io(vma, addr, buf, len, write);
+	return pfnmap_access_io(vma, addr, phys, buf, len, write);
 }
 #endif /* CONFIG_HAVE_IOREMAP_PROT */
 

@@ -46,7 +46,7 @@
 
 #include "pfnmap.h"
 #include "guest-report.h"
-#include "guest-ptrace.h"
+#include "guest-debugger.h"
 
 #define DEV		"/dev/pfnmap"
 #define ALLOW_RAM	"/sys/module/pfnmap/parameters/allow_ram"
@@ -168,25 +168,6 @@ static void fill(uint8_t *b, size_t n, unsigned int seed)
 
 	for (i = 0; i < n; i++)
 		b[i] = (uint8_t)(i * 131 + seed * 7 + (i >> 8));
-}
-
-/* pread/pwrite on /proc/self/mem at a mapping: the debugger's path */
-static ssize_t self_mem(int write, void *addr, void *buf, size_t n, int *err)
-{
-	int fd = open("/proc/self/mem", O_RDWR);
-	ssize_t r;
-
-	if (fd < 0) {
-		*err = errno;
-		return -1;
-	}
-	if (write)
-		r = pwrite(fd, buf, n, (off_t)(uintptr_t)addr);
-	else
-		r = pread(fd, buf, n, (off_t)(uintptr_t)addr);
-	*err = r < 0 ? errno : 0;
-	close(fd);
-	return r;
 }
 
 static uintptr_t map_pfn(void *arg)

@@ -187,7 +187,7 @@ vm_busybox() {
 
 # pfnmap.ko for kernel $1 in $2/kmod, with W=1 and no warnings
 vm_build_module() {
-	local kver=$1 work=$2 f cross=()
+	local kver=$1 work=$2 f
 	mkdir -p "$work/kmod"
 	# what Kbuild needs: kmod/kbuild-files, one path a line, # comments
 	while read -r f; do
@@ -195,17 +195,24 @@ vm_build_module() {
 		(cd "$vm_top/kmod" && cp --parents -- "$f" "$work/kmod") ||
 			vm_die "cannot copy kmod/$f"
 	done <"$vm_top/kmod/kbuild-files"
-	# arm64: cross, with the host's kbuild of the same version
-	# (scripts/cross-module-check.sh links it into the headers' tree)
+	vm_kbuild_make "$kver" "$work/kmod" "module"
+}
+
+# vm_kbuild_make KVER DIR WHAT: build the Kbuild module in DIR for kernel
+# KVER with W=1, its log in DIR/kbuild.log; a failure or a warning ends
+# the run. arm64: cross, with the host's kbuild of the same version
+# (scripts/cross-module-check.sh links it into the headers' tree)
+vm_kbuild_make() {
+	local kver=$1 dir=$2 what=$3 cross=()
 	read -r -a cross <<< "$(vm_kbuild_cross "$kver")"
-	if ! make -s -C "$(vm_kbuild "$kver")" M="$work/kmod" "${cross[@]}" \
-		W=1 modules > "$work/kbuild.log" 2>&1; then
-		cat "$work/kbuild.log" >&2
-		vm_die "module build for $kver failed"
+	if ! make -s -C "$(vm_kbuild "$kver")" M="$dir" "${cross[@]}" \
+		W=1 modules > "$dir/kbuild.log" 2>&1; then
+		cat "$dir/kbuild.log" >&2
+		vm_die "$what build for $kver failed"
 	fi
-	if grep -qi 'warning:' "$work/kbuild.log"; then
-		cat "$work/kbuild.log" >&2
-		vm_die "module build for $kver printed warnings"
+	if grep -qi 'warning:' "$dir/kbuild.log"; then
+		cat "$dir/kbuild.log" >&2
+		vm_die "$what build for $kver printed warnings"
 	fi
 }
 
@@ -215,12 +222,7 @@ vm_build_ucpage() {
 	local kver=$1 work=$2
 	rm -rf "$work/ucpage"
 	cp -r "$vm_here/ucpage" "$work/ucpage"
-	if ! make -s -C "$(vm_kbuild "$kver")" M="$work/ucpage" W=1 modules \
-		> "$work/ucpage/kbuild.log" 2>&1 ||
-		grep -qi 'warning:' "$work/ucpage/kbuild.log"; then
-		cat "$work/ucpage/kbuild.log" >&2
-		vm_die "the ucpage test module for $kver failed to build or warned"
-	fi
+	vm_kbuild_make "$kver" "$work/ucpage" "the ucpage test module"
 }
 
 # Copy a dynamically linked program's interpreter and NEEDED libraries,

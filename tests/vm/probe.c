@@ -70,7 +70,7 @@
 
 #include "pfnmap.h"
 #include "guest-report.h"
-#include "guest-ptrace.h"
+#include "guest-debugger.h"
 
 #define DEV		"/dev/pfnmap"
 #define HIDDEN		0x180000000ULL
@@ -984,11 +984,17 @@ static uint64_t total_now(int fd)
 /* All live mappings together are bounded by max_total (ENOSPC) */
 static void test_total(int fd)
 {
-	uint64_t t0 = total_now(fd), t1;
+	struct pfnmap_info pi;
+	uint64_t t0, t1;
 	char lim[32];
-	void *a, *b;
+	void *a, *b = NULL;
 	int err;
 
+	if (get_info(fd, &pi)) {
+		fail("GET_INFO: %s", strerror(errno));
+		return;
+	}
+	t0 = pi.total;
 	a = pmap(fd, HIDDEN, HIDDEN_SIZE / 2, PROT_READ, MAP_SHARED, &err);
 	t1 = total_now(fd);
 	check(a && t1 == t0 + HIDDEN_SIZE / 2,
@@ -997,41 +1003,24 @@ static void test_total(int fd)
 	snprintf(lim, sizeof(lim), "%" PRIu64, t1 + HIDDEN_SIZE / 4);
 	if (write_file(MAX_TOTAL, lim)) {
 		fail("cannot set max_total");
-		return;
+	} else {
+		expect_map_err("a mapping past max_total", fd,
+			       HIDDEN + HIDDEN_SIZE / 2, HIDDEN_SIZE / 2,
+			       PROT_READ, MAP_SHARED, ENOSPC);
+		b = pmap(fd, HIDDEN + HIDDEN_SIZE / 2, HIDDEN_SIZE / 4,
+			 PROT_READ, MAP_SHARED, &err);
+		check(b != NULL, "a mapping up to max_total exactly -> %s",
+		      err_name(err));
 	}
-	expect_map_err("a mapping past max_total", fd,
-		       HIDDEN + HIDDEN_SIZE / 2, HIDDEN_SIZE / 2, PROT_READ,
-		       MAP_SHARED, ENOSPC);
-	b = pmap(fd, HIDDEN + HIDDEN_SIZE / 2, HIDDEN_SIZE / 4, PROT_READ,
-		 MAP_SHARED, &err);
-	check(b != NULL, "a mapping up to max_total exactly -> %s",
-	      err_name(err));
 	if (a)
 		munmap(a, HIDDEN_SIZE / 2);
 	if (b)
 		munmap(b, HIDDEN_SIZE / 4);
 	check(total_now(fd) == t0, "GET_INFO total back to %" PRIu64 " KiB after munmap",
 	      t0 >> 10);
-	write_file(MAX_TOTAL, "274877906944");
-}
-
-static ssize_t self_mem(int write, uint64_t addr, void *buf, size_t n,
-			int *err)
-{
-	int fd = open("/proc/self/mem", O_RDWR);
-	ssize_t r;
-
-	if (fd < 0) {
-		*err = errno;
-		return -1;
-	}
-	if (write)
-		r = pwrite(fd, buf, n, (off_t)addr);
-	else
-		r = pread(fd, buf, n, (off_t)addr);
-	*err = r < 0 ? errno : 0;
-	close(fd);
-	return r;
+	/* what it was before */
+	snprintf(lim, sizeof(lim), "%" PRIu64, (uint64_t)pi.max_total);
+	write_file(MAX_TOTAL, lim);
 }
 
 /*
@@ -1099,7 +1088,7 @@ static int peek_child(uint64_t phys, size_t len, size_t off, long *word)
  * a write would have hit instead, System RAM at the address's lower 32
  * bits, is read through an allow_ram mapping before and after.
  */
-static void debugger_x86_32(volatile uint8_t *p, uint64_t end, ssize_t n,
+static void debugger_x86_32(volatile uint8_t *p, uintptr_t end, ssize_t n,
 			    int err)
 {
 	uint64_t low = (HIDDEN + HIDDEN_SIZE - PG) & 0xffffffffULL;
@@ -1121,7 +1110,7 @@ static void debugger_x86_32(volatile uint8_t *p, uint64_t end, ssize_t n,
 	}
 	memcpy(before, ram + PG - 16, 16);
 	memset(w, 0x5c, sizeof(w));
-	n = self_mem(1, end - 16, w, 16, &err);
+	n = self_mem(1, (void *)(end - 16), w, 16, &err);
 	check(n < 0 && err == EIO && !memcmp(before, ram + PG - 16, 16) &&
 	      p[2 * PG - 1] == 0xaf,
 	      "debugger: /proc/self/mem write above 4 GiB -> %s; System RAM at 0x%" PRIx64 " %s",
@@ -1147,7 +1136,7 @@ static void test_debugger(int fd)
 	uint8_t want[16], got[16];
 	long word = 0, wantw = 0;
 	volatile uint8_t *p;
-	uint64_t end;
+	uintptr_t end;
 	unsigned int i;
 	ssize_t n;
 	int err;
@@ -1161,7 +1150,7 @@ static void test_debugger(int fd)
 	for (i = 0; i < 16; i++)
 		p[2 * PG - 16 + i] = p[PG - 8 + i] = (uint8_t)(0xa0 + i);
 	memset(got, 0, sizeof(got));
-	n = self_mem(0, end - 8, got, 16, &err);
+	n = self_mem(0, (void *)(end - 8), got, 16, &err);
 	memcpy(want, (const void *)(p + 2 * PG - 8), 8);
 #ifdef __arm__
 	check(n < 0 && err == EIO,
@@ -1176,12 +1165,12 @@ static void test_debugger(int fd)
 	check(n == 8 && !memcmp(got, want, 8),
 	      "debugger: /proc/self/mem read of 16 bytes at 8 before the end -> %zd %s, the mapping's last 8 bytes %s",
 	      n, err_name(err), memcmp(got, want, 8) ? "differ" : "exact");
-	n = self_mem(0, end - PG - 8, got, 16, &err);
+	n = self_mem(0, (void *)(end - PG - 8), got, 16, &err);
 	check(n == 16 && !memcmp(got, (const void *)(p + PG - 8), 16),
 	      "debugger: a read across the mapping's page boundary -> %zd %s, 16 bytes",
 	      n, err_name(err));
 	memset(got, 0x5c, sizeof(got));
-	n = self_mem(1, end - 8, got, 16, &err);
+	n = self_mem(1, (void *)(end - 8), got, 16, &err);
 	check(n == 8 && p[2 * PG - 8] == 0x5c && p[2 * PG - 1] == 0x5c &&
 	      p[2 * PG - 9] == 0xa7,
 	      "debugger: /proc/self/mem write of 16 bytes at 8 before the end -> %zd %s, the last 8 bytes written",

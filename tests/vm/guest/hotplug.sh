@@ -175,15 +175,38 @@ refused_msg() {
 	grep -qF "pfnmap: memory [mem $(phys $(($1)))-$(phys $(($1 + $2 - 1)))] not ${5:-onlined}: pid $holder_pid (hotplug) maps [mem $(phys $(($3)))-$(phys $(($3 + $4 - 1)))] through /dev/pfnmap" /tmp/dmesg
 }
 
-# virtio-mem (arm64): the driver claims its whole region as exclusive
-# System RAM when it loads, so the holders map first; the host raises the
-# requested size, the driver plugs from the region's start on
-hp_virtio_mem() {
+# hp_layout: the blocks both kinds of plug use. Memory blocks of BS bytes;
+# the first plug adds two blocks at A1 (B1, B1 + 1), the second one block
+# at A2 (B2)
+hp_layout() {
 	BS=$((0x$(cat $MEM/block_size_bytes)))
 	A1=$((HP_BASE))
 	A2=$((HP_BASE + 2 * BS))
 	B1=$((A1 / BS))
 	B2=$((A2 / BS))
+}
+
+# hp_first_pair: after the first plug, with auto-online off, block B1
+# onlines and block B1 + 1, which the holder maps at H1 (8 KiB), does not
+# until the holder is gone
+hp_first_pair() {
+	online $B1
+	check "block $B1 (not mapped) onlines (echo status $online_rc)" \
+		[ "$online_rc $(state $B1)" = "0 online" ]
+	refused "block $((B1 + 1)) (mapped)" $((B1 + 1)) online offline
+	check "dmesg: the helper names the block, the holder and its range" \
+		refused_msg $((A1 + BS)) $BS $H1 0x2000
+	unhold
+	online $((B1 + 1))
+	check "once the holder is gone, block $((B1 + 1)) onlines (echo status $online_rc)" \
+		[ "$online_rc $(state $((B1 + 1)))" = "0 online" ]
+}
+
+# virtio-mem (arm64): the driver claims its whole region as exclusive
+# System RAM when it loads, so the holders map first; the host raises the
+# requested size, the driver plugs from the region's start on
+hp_virtio_mem() {
+	hp_layout
 	diag "virtio-mem: blocks of $(hx $BS); its region from $(hx $A1): blocks $B1, $((B1 + 1)), then $B2"
 	mem0=$(memtotal)
 	echo offline > $MEM/auto_online_blocks
@@ -206,16 +229,7 @@ hp_virtio_mem() {
 	rc=$?
 	check "the host plugs two blocks at $(hx $A1); they appear offline (plug status $rc)" \
 		[ "$rc $(state $B1) $(state $((B1 + 1)))" = "0 offline offline" ]
-	online $B1
-	check "block $B1 (not mapped) onlines (echo status $online_rc)" \
-		[ "$online_rc $(state $B1)" = "0 online" ]
-	refused "block $((B1 + 1)) (mapped)" $((B1 + 1)) online offline
-	check "dmesg: the helper names the block, the holder and its range" \
-		refused_msg $((A1 + BS)) $BS $H1 0x2000
-	unhold
-	online $((B1 + 1))
-	check "once the holder is gone, block $((B1 + 1)) onlines (echo status $online_rc)" \
-		[ "$online_rc $(state $((B1 + 1)))" = "0 online" ]
+	hp_first_pair
 	echo online > $MEM/auto_online_blocks
 	holder_pid=$holder2
 	plug vmem2 $A2 $BS
@@ -249,11 +263,7 @@ HP_CHECKS=22
 if [ "$PLUG" = virtio-mem ]; then
 	hp_virtio_mem
 elif [ -r $MEM/block_size_bytes ] && [ -w $MEM/auto_online_blocks ]; then
-	BS=$((0x$(cat $MEM/block_size_bytes)))
-	A1=$((HP_BASE))
-	A2=$((HP_BASE + 2 * BS))
-	B1=$((A1 / BS))
-	B2=$((A2 / BS))
+	hp_layout
 	diag "memory hot-plug: blocks of $(hx $BS); DIMM 1 at $(hx $A1) (blocks $B1, $((B1 + 1))), DIMM 2 at $(hx $A2) (block $B2)"
 	mem0=$(memtotal)
 
@@ -273,16 +283,7 @@ elif [ -r $MEM/block_size_bytes ] && [ -w $MEM/auto_online_blocks ]; then
 	hotplug map $H1 0x1000 > /tmp/map.out 2>&1
 	check "a new mmap of the added, offline memory is refused as System RAM ($(cat /tmp/map.out))" \
 		grep -qx 'MAP: EPERM' /tmp/map.out
-	online $B1
-	check "block $B1 (not mapped) onlines (echo status $online_rc)" \
-		[ "$online_rc $(state $B1)" = "0 online" ]
-	refused "block $((B1 + 1)) (mapped)" $((B1 + 1)) online offline
-	check "dmesg: the helper names the block, the holder and its range" \
-		refused_msg $((A1 + BS)) $BS $H1 0x2000
-	unhold
-	online $((B1 + 1))
-	check "once the holder is gone, block $((B1 + 1)) onlines (echo status $online_rc)" \
-		[ "$online_rc $(state $((B1 + 1)))" = "0 online" ]
+	hp_first_pair
 
 	# DIMM 2, auto-online on: the kernel's own online is refused; the
 	# block waits offline until the mapping is gone

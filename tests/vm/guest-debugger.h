@@ -1,20 +1,42 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * A traced child for the guest programs' debugger-access checks
- * (tests/vm/probe.c, tests/vm/hotplug.c): the child makes its own mapping
- * (VM_DONTCOPY: fork() passes none on), hands its address over a pipe and
- * waits; the parent attaches with PTRACE_ATTACH, as a debugger does, and
- * then reads and writes the mapping with PTRACE_PEEKDATA and POKEDATA.
+ * The two ways of the guest programs' debugger-access checks
+ * (tests/vm/probe.c, tests/vm/hotplug.c): /proc/self/mem, and a traced
+ * child. The child makes its own mapping (VM_DONTCOPY: fork() passes none
+ * on), hands its address over a pipe and waits; the parent attaches with
+ * PTRACE_ATTACH, as a debugger does, and then reads and writes the mapping
+ * with PTRACE_PEEKDATA and POKEDATA.
  */
-#ifndef PFNMAP_GUEST_PTRACE_H
-#define PFNMAP_GUEST_PTRACE_H
+#ifndef PFNMAP_GUEST_DEBUGGER_H
+#define PFNMAP_GUEST_DEBUGGER_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* pread/pwrite of @n bytes at @addr on /proc/self/mem; errno in *@err */
+static ssize_t self_mem(int write, void *addr, void *buf, size_t n,
+			int *err)
+{
+	int fd = open("/proc/self/mem", O_RDWR);
+	ssize_t r;
+
+	if (fd < 0) {
+		*err = errno;
+		return -1;
+	}
+	if (write)
+		r = pwrite(fd, buf, n, (off_t)(uintptr_t)addr);
+	else
+		r = pread(fd, buf, n, (off_t)(uintptr_t)addr);
+	*err = r < 0 ? errno : 0;
+	close(fd);
+	return r;
+}
 
 /*
  * The child calls @map(@arg) for the address of its mapping (0: none).
@@ -63,4 +85,4 @@ static void traced_end(pid_t pid)
 	waitpid(pid, &status, 0);
 }
 
-#endif /* PFNMAP_GUEST_PTRACE_H */
+#endif /* PFNMAP_GUEST_DEBUGGER_H */
