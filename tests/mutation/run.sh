@@ -5,7 +5,7 @@
 # one at a time, in a scratch copy of the tree, rebuild, and see whether the
 # fast host tests notice.
 #
-#   tests/mutation/run.sh [--vm] [-j N] [NAME...]
+#   tests/mutation/run.sh [--vm] [--quick] [-j N] [NAME...]
 #   tests/mutation/run.sh --list
 #
 # The scratch copy holds what `git ls-files -co --exclude-standard` lists
@@ -14,7 +14,10 @@
 # differ, and built in one build directory, so every rebuild is incremental.
 # First the pristine tree is built and tested; then, for each mutant: apply
 # its substitution, rebuild, run ctest -L '^(unit|cli|pci|shim|oracle)$'
-# (not valgrind, vm or docs), put the pristine file back. Each mutant is
+# (not valgrind, vm or docs), put the pristine file back. A mutant that
+# names the tests that kill it ("kills") runs those first, alone, and the
+# whole set only if they all pass: a kill is found in seconds, a survivor
+# still meets every test. Each mutant is
 #
 #   KILLED by TESTS   tests that pass on the pristine tree fail with it
 #   SURVIVED          no such test: a hole in the tests
@@ -29,6 +32,9 @@
 # warning names what fails).
 #
 #   NAME...   only these mutants
+#   --quick   run only the tests that each mutant names in "kills" (the
+#             whole set for one that names none), the pristine tree's too:
+#             for writing a test and its mutant, not for the verdict
 #   --vm      add the ctests or labels each mutant needs (QEMU guests, about
 #             a minute each); an i386 build (build32/ in the scratch
 #             directory) gives the 686-pae guest its CLI
@@ -42,11 +48,12 @@
 #   PFNMAP_MUTATION_DIR     scratch directory, default /tmp/pfnmap-mutation:
 #                           src/, build/, build32/, logs/NAME.*
 #   PFNMAP_MUTATION_LABELS  ctest -L regex of the host tests
+#   PFNMAP_MUTATION_LIST    the list of mutants, default tests/mutation/mutants
 set -euo pipefail
 
 here=$(cd -- "$(dirname -- "$0")" && pwd)
 top=$(cd -- "$here/../.." && pwd)
-list=$here/mutants
+list=${PFNMAP_MUTATION_LIST:-$here/mutants}
 work=${PFNMAP_MUTATION_DIR:-/tmp/pfnmap-mutation}
 labels=${PFNMAP_MUTATION_LABELS:-'^(unit|cli|pci|shim|oracle)$'}
 src=$work/src
@@ -66,12 +73,14 @@ usage()
 }
 
 vm=0
+quick=0
 jobs=2
 list_only=0
 only=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--vm) vm=1 ;;
+	--quick) quick=1 ;;
 	-j)
 		[ $# -ge 2 ] || die "-j wants a number"
 		jobs=$2
@@ -99,6 +108,7 @@ names=()
 files=()
 perls=()
 needs=()
+kills=()
 abouts=()
 
 load_list()
@@ -119,6 +129,7 @@ load_list()
 			files[n]=
 			perls[n]=
 			needs[n]=
+			kills[n]=
 			abouts[n]=
 			continue
 		fi
@@ -127,6 +138,7 @@ load_list()
 		file) files[n]=$val ;;
 		perl) perls[n]=$val ;;
 		needs) needs[n]=$val ;;
+		kills) kills[n]=$val ;;
 		about) abouts[n]=$val ;;
 		*) die "$list:$lineno: unknown key '$key'" ;;
 		esac
@@ -172,8 +184,9 @@ fi
 
 if [ $list_only = 1 ]; then
 	for i in "${selected[@]}"; do
-		printf '%-24s %s: %s%s\n' "${names[i]}" "${files[i]}" \
-			"${abouts[i]}" "${needs[i]:+ [needs ${needs[i]}]}"
+		printf '%-24s %s: %s%s%s\n' "${names[i]}" "${files[i]}" \
+			"${abouts[i]}" "${kills[i]:+ [kills ${kills[i]}]}" \
+			"${needs[i]:+ [needs ${needs[i]}]}"
 	done
 	exit 0
 fi
@@ -272,14 +285,29 @@ regex_quote()
 	printf '%s' "$1" | sed 's/[][\.*^$()+?{}|]/\\&/g'
 }
 
-# run_tests LOG [NEEDS...]: the host tests, then (--vm) the needs; prints
-# the failed tests
+# tests_regex TEST...: a ctest -R regex of exactly these tests
+tests_regex()
+{
+	local t re=''
+
+	for t; do
+		re+=${re:+|}$(regex_quote "$t")
+	done
+	printf '^(%s)$' "$re"
+}
+
+# run_tests LOG HOST [NEEDS...]: the host tests (HOST: a -R regex, or empty
+# for the labels), then (--vm) the needs; prints the failed tests
 run_tests()
 {
-	local log=$1 item tests='' tlabels=''
+	local log=$1 host=$2 item tests='' tlabels=''
 
-	shift
-	ctest_failed "$log.ctest" -L "$labels"
+	shift 2
+	if [ -n "$host" ]; then
+		ctest_failed "$log.ctest" -R "$host"
+	else
+		ctest_failed "$log.ctest" -L "$labels"
+	fi
 	[ $vm = 1 ] || return 0
 	for item; do
 		case $item in
@@ -385,10 +413,28 @@ apply()
 	' "$work/mutated" <"$src/${files[$1]}"
 }
 
+# killers LOG FAILED: of the FAILED tests, those that failed because of the
+# mutant, with their failed parts, as one line
+killers()
+{
+	local t d by=''
+
+	for t in $2; do
+		d=$(detail "$1" "$t")
+		if [ -n "${base_failed[$t]:-}" ]; then
+			# failing already: only what newly fails in it counts
+			d=$(minus "$d" "${base_failed[$t]}")
+			[ -n "$d" ] || continue
+		fi
+		by+="${by:+, }$t${d:+ ($d)}"
+	done
+	printf '%s\n' "$by"
+}
+
 run_mutant()
 {
 	local i=$1 name=${names[$1]} file=${files[$1]} log=$logs/${names[$1]}
-	local n t d by='' failed
+	local n by='' failed
 
 	rm -f -- "$log".*
 	if [ ! -f "$src/$file" ]; then
@@ -422,19 +468,18 @@ run_mutant()
 		broken=$((broken + 1))
 		return
 	fi
-	# shellcheck disable=SC2086 # needs is a list
-	failed=$(run_tests "$log" ${needs[i]})
+	# shellcheck disable=SC2086 # kills and needs are lists
+	if [ -n "${kills[i]}" ]; then
+		failed=$(run_tests "$log" "$(tests_regex ${kills[i]})")
+		by=$(killers "$log" "$failed")
+	fi
+	if [ -z "$by" ] && { [ $quick = 0 ] || [ -z "${kills[i]}" ]; }; then
+		# shellcheck disable=SC2086
+		failed=$(run_tests "$log" '' ${needs[i]})
+		by=$(killers "$log" "$failed")
+	fi
 	restore_file
 
-	for t in $failed; do
-		d=$(detail "$log" "$t")
-		if [ -n "${base_failed[$t]:-}" ]; then
-			# failing already: only what newly fails in it counts
-			d=$(minus "$d" "${base_failed[$t]}")
-			[ -n "$d" ] || continue
-		fi
-		by+="${by:+, }$t${d:+ ($d)}"
-	done
 	if [ -n "$by" ]; then
 		report "$name" "KILLED by $by"
 		killed=$((killed + 1))
@@ -463,9 +508,25 @@ if [ $vm = 1 ]; then
 fi
 build_all "$logs/pristine.build" ||
 	die "the pristine tree does not build; see $logs/pristine.build"
-printf 'mutation: pristine tree: running the tests %s%s\n' "$labels" \
+printf 'mutation: pristine tree: running the tests %s%s\n' \
+	"$([ $quick = 1 ] && echo "the mutants kill" || echo "$labels")" \
 	"${vm_needs[*]:+ and ${vm_needs[*]}}"
-base=$(run_tests "$logs/pristine" "${vm_needs[@]}")
+base_host=
+if [ $quick = 1 ]; then
+	all_kills=()
+	for i in "${selected[@]}"; do
+		if [ -z "${kills[i]}" ]; then
+			all_kills=()
+			break
+		fi
+		# shellcheck disable=SC2206 # kills is a list
+		all_kills+=(${kills[i]})
+	done
+	if [ ${#all_kills[@]} -gt 0 ]; then
+		base_host=$(tests_regex "${all_kills[@]}")
+	fi
+fi
+base=$(run_tests "$logs/pristine" "$base_host" "${vm_needs[@]}")
 for t in $base; do
 	d=$(detail "$logs/pristine" "$t")
 	base_failed[$t]=${d:-" "}
