@@ -81,6 +81,7 @@ pkgs=(build-essential cmake ninja-build pkg-config gcc-12-multilib valgrind
       libpci-dev:armhf libkmod-dev:armhf libcmocka-dev:armhf
       zlib1g-dev:armhf libjson-c-dev:armhf libssl-dev:armhf
       bsdextrautils xxd kmod pciutils
+      strace		# cli/mmap-offset: the offsets pfnmap asks mmap for
       qemu-user		# qemu-i386, qemu-aarch64 and qemu-arm: build32's,
 			# build-arm64's and build-armhf's tests
       linux-headers-amd64 linux-headers-686-pae:i386

@@ -17,7 +17,10 @@
 # (not valgrind, vm or docs), put the pristine file back. A mutant that
 # names the tests that kill it ("kills") runs those first, alone, and the
 # whole set only if they all pass: a kill is found in seconds, a survivor
-# still meets every test. Each mutant is
+# still meets every test. A kill named i386:TEST is TEST of a 32-bit build
+# (build32/ in the scratch directory, its tests under qemu-i386 where the
+# machine cannot run i386 binaries): for bugs that only a 32-bit off_t or
+# long shows. Each mutant is
 #
 #   KILLED by TESTS   tests that pass on the pristine tree fail with it
 #   SURVIVED          no such test: a hole in the tests
@@ -204,6 +207,22 @@ if [ $vm = 1 ]; then
 	done
 fi
 
+# The kills of the selected mutants; the 32-bit build is needed for --vm
+# (the 686-pae guest's CLI) and for kills in it (i386:TEST)
+all_kills=()
+no_kills=()
+need32=$vm
+for i in "${selected[@]}"; do
+	if [ -z "${kills[i]}" ]; then
+		no_kills+=("${names[i]}")
+	fi
+	# shellcheck disable=SC2206 # kills is a list
+	all_kills+=(${kills[i]})
+	case " ${kills[i]}" in
+	*" i386:"*) need32=1 ;;
+	esac
+done
+
 # ---------------------------------------------------------------------------
 # The scratch tree and its builds
 # ---------------------------------------------------------------------------
@@ -246,15 +265,16 @@ configure()
 		-DPFNMAP_KERNEL_DIR="$work/no-kernel" "$@"
 }
 
-# build LOG: build/ (and with --vm the 32-bit CLI); nonzero if either fails
+# build LOG: build/ (and, for --vm or i386: tests, the 32-bit CLI); nonzero
+# if either fails
 build_all()
 {
 	local log=$1
 
 	{
 		cmake --build "$build" &&
-		if [ $vm = 1 ]; then
-			cmake --build "$build32" --target pfnmap
+		if [ $need32 = 1 ]; then
+			cmake --build "$build32" --target pfnmap pfnmap_emu_probe
 		fi
 	} >"$log" 2>&1
 }
@@ -263,19 +283,19 @@ build_all()
 # Tests
 # ---------------------------------------------------------------------------
 
-# ctest_failed LOG CTEST-ARGS...: run ctest; print the names of the tests
-# that failed, one a line
+# ctest_failed LOG CTEST-ARGS...: run ctest in $tdir (default build/);
+# print the names of the tests that failed, one a line, with $tprefix
 ctest_failed()
 {
 	local log=$1
 
 	shift
-	ctest --test-dir "$build" -j"$jobs" --output-on-failure "$@" \
+	ctest --test-dir "${tdir:-$build}" -j"$jobs" --output-on-failure "$@" \
 		>"$log" 2>&1 || true
 	grep -Eq '^[0-9]+% tests passed, [0-9]+ tests? failed out of [1-9]' \
 		"$log" || die "ctest $* ran no tests; see $log"
-	awk '/^The following tests FAILED:/ { f = 1; next }
-	     f && /^\t/ { print $3 }' "$log"
+	awk -v p="${tprefix:-}" '/^The following tests FAILED:/ { f = 1; next }
+	     f && /^\t/ { print p $3 }' "$log"
 }
 
 # regex_quote TEXT
@@ -296,17 +316,21 @@ tests_regex()
 	printf '^(%s)$' "$re"
 }
 
-# run_tests LOG HOST [NEEDS...]: the host tests (HOST: a -R regex, or empty
-# for the labels), then (--vm) the needs; prints the failed tests
+# run_tests LOG HOST HOST32 [NEEDS...]: the host tests (HOST: a -R regex,
+# empty for the labels, - for none), the i386 build's (HOST32: a -R regex,
+# empty or - for none), then (--vm) the needs; prints the failed tests
 run_tests()
 {
-	local log=$1 host=$2 item tests='' tlabels=''
+	local log=$1 host=$2 host32=$3 item tests='' tlabels=''
 
-	shift 2
-	if [ -n "$host" ]; then
-		ctest_failed "$log.ctest" -R "$host"
-	else
-		ctest_failed "$log.ctest" -L "$labels"
+	shift 3
+	case $host in
+	-) ;;
+	'') ctest_failed "$log.ctest" -L "$labels" ;;
+	*) ctest_failed "$log.ctest" -R "$host" ;;
+	esac
+	if [ -n "$host32" ] && [ "$host32" != - ]; then
+		tdir=$build32 tprefix=i386: ctest_failed "$log.ctest32" -R "$host32"
 	fi
 	[ $vm = 1 ] || return 0
 	for item; do
@@ -328,14 +352,20 @@ run_tests()
 # guest checks (TAP numbers, #N) of vm/*
 detail()
 {
-	local f outs=()
+	local f t=$2 outs=()
 
 	for f in "$1".ctest "$1".vm-tests "$1".vm-labels; do
 		if [ -f "$f" ]; then
 			outs+=("$f")
 		fi
 	done
-	awk -v t="$2" '
+	case $t in
+	i386:*)
+		t=${t#i386:}
+		outs=("$1".ctest32)
+		;;
+	esac
+	awk -v t="$t" '
 		/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: / || /^ *Start +[0-9]+: / ||
 		/^[0-9]+% tests passed/ {
 			cur = ""
@@ -413,6 +443,26 @@ apply()
 	' "$work/mutated" <"$src/${files[$1]}"
 }
 
+# kills_regex ARCH KILLS: a -R regex of the tests of the list KILLS that
+# run in that build (i386: "i386:TEST"; -: the others), or - if none does
+kills_regex()
+{
+	local t want=()
+
+	for t in $2; do
+		case $1:$t in
+		i386:i386:*) want+=("${t#i386:}") ;;
+		i386:* | -:i386:*) ;;
+		*) want+=("$t") ;;
+		esac
+	done
+	if [ ${#want[@]} -eq 0 ]; then
+		echo -
+	else
+		tests_regex "${want[@]}"
+	fi
+}
+
 # killers LOG FAILED: of the FAILED tests, those that failed because of the
 # mutant, with their failed parts, as one line
 killers()
@@ -468,14 +518,14 @@ run_mutant()
 		broken=$((broken + 1))
 		return
 	fi
-	# shellcheck disable=SC2086 # kills and needs are lists
 	if [ -n "${kills[i]}" ]; then
-		failed=$(run_tests "$log" "$(tests_regex ${kills[i]})")
+		failed=$(run_tests "$log" "$(kills_regex - "${kills[i]}")" \
+			"$(kills_regex i386 "${kills[i]}")")
 		by=$(killers "$log" "$failed")
 	fi
 	if [ -z "$by" ] && { [ $quick = 0 ] || [ -z "${kills[i]}" ]; }; then
-		# shellcheck disable=SC2086
-		failed=$(run_tests "$log" '' ${needs[i]})
+		# shellcheck disable=SC2086 # needs is a list
+		failed=$(run_tests "$log" '' '' ${needs[i]})
 		by=$(killers "$log" "$failed")
 	fi
 	restore_file
@@ -500,7 +550,7 @@ printf 'mutation: scratch tree %s from %s\n' "$src" "$top"
 sync_tree
 configure "$build" -DPFNMAP_CLI32="$build32/cli/pfnmap" >"$logs/configure" 2>&1 ||
 	die "configuring $build failed; see $logs/configure"
-if [ $vm = 1 ]; then
+if [ $need32 = 1 ]; then
 	configure "$build32" \
 		-DCMAKE_TOOLCHAIN_FILE="$src/cmake/i386-toolchain.cmake" \
 		>"$logs/configure32" 2>&1 ||
@@ -511,22 +561,14 @@ build_all "$logs/pristine.build" ||
 printf 'mutation: pristine tree: running the tests %s%s\n' \
 	"$([ $quick = 1 ] && echo "the mutants kill" || echo "$labels")" \
 	"${vm_needs[*]:+ and ${vm_needs[*]}}"
+# The pristine run: what the mutants run, so that a test failing already
+# is known (--quick: only the kills, unless a mutant names none)
 base_host=
-if [ $quick = 1 ]; then
-	all_kills=()
-	for i in "${selected[@]}"; do
-		if [ -z "${kills[i]}" ]; then
-			all_kills=()
-			break
-		fi
-		# shellcheck disable=SC2206 # kills is a list
-		all_kills+=(${kills[i]})
-	done
-	if [ ${#all_kills[@]} -gt 0 ]; then
-		base_host=$(tests_regex "${all_kills[@]}")
-	fi
+if [ $quick = 1 ] && [ ${#no_kills[@]} -eq 0 ]; then
+	base_host=$(kills_regex - "${all_kills[*]}")
 fi
-base=$(run_tests "$logs/pristine" "$base_host" "${vm_needs[@]}")
+base32=$(kills_regex i386 "${all_kills[*]}")
+base=$(run_tests "$logs/pristine" "$base_host" "$base32" "${vm_needs[@]}")
 for t in $base; do
 	d=$(detail "$logs/pristine" "$t")
 	base_failed[$t]=${d:-" "}
