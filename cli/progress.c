@@ -40,13 +40,15 @@ static struct {
 } pg;
 
 /* CLOCK_MONOTONIC: a vDSO call, no system call */
-static uint64_t now_ns(void)
+static uint64_t monotonic_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
+
+uint64_t (*progress_now)(void) = monotonic_ns;
 
 /* PFNMAP_PROGRESS_DELAY_MS (tests): the delay; anything but a number: 1s */
 static uint64_t delay_ns(void)
@@ -100,7 +102,7 @@ void progress_start(const struct options *o, uint64_t total,
 	/* a shorter delay (tests) shortens the interval too; 0: every step */
 	if (pg.interval_ns > delay)
 		pg.interval_ns = delay;
-	pg.start_ns = pg.checked_ns = now_ns();
+	pg.start_ns = pg.checked_ns = progress_now();
 	pg.due_ns = pg.start_ns + delay;
 	pg.checked_done = pg.drawn_done = 0;
 	pg.stride = pg.interval_ns ? 16 * MIN_STRIDE : 0;
@@ -223,7 +225,7 @@ void progress_check(void)
 		progress_count.check_at = UINT64_MAX;
 		return;
 	}
-	now = now_ns();
+	now = progress_now();
 	retune(now);
 	progress_count.check_at = progress_count.done + pg.stride;
 	if (now < pg.due_ns)
@@ -253,7 +255,7 @@ void progress_end(void)
 	if (pg.tty)
 		progress_clear();
 	else if (pg.printed && pg.drawn_done != progress_count.done)
-		draw(now_ns());
+		draw(progress_now());
 	pg.active = false;
 	progress_count.done = 0;
 	progress_count.check_at = UINT64_MAX;

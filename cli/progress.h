@@ -29,6 +29,13 @@ struct progress_count {
 extern struct progress_count progress_count;
 
 /*
+ * The clock, CLOCK_MONOTONIC in ns. A pointer only so that the unit tests
+ * can run the line's timing and the retuning of the stride on a fake one:
+ * the CLI tests draw a line at every step (no delay), which skips both.
+ */
+extern uint64_t (*progress_now)(void);
+
+/*
  * A job of total bytes, named label ("dump") on its line. Nothing at all
  * unless o asks for it (--progress) or allows it (not --no-progress, -q
  * or -n, and standard error a terminal).

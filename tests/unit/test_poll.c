@@ -208,10 +208,29 @@ static void test_not(void **state)
 	assert_true(p.value == 0x10);
 }
 
+/* An interval that would end past the deadline (50 ms after 1000 ms) */
+static void interval_cut(uint64_t interval)
+{
+	static const uint64_t v[] = { 1 };
+	struct poll_loop p;
+	struct fake f;
+
+	setup(&p, &f, v, 1);
+	p.interval_ns = interval;
+	print_message("interval %llu ns\n", (unsigned long long)interval);
+	assert_int_equal(poll_run(&p), 0);
+	assert_int_equal(p.end, POLL_TIMED_OUT);
+	assert_int_equal(f.sleeps, 1);
+	assert_true(f.slept_to[0] == 1050 * MS);
+	assert_true(p.reads == 2 && f.read_at[1] == 1050 * MS);
+	assert_true(p.elapsed_ns == 60 * MS);
+}
+
 /*
  * interval 15 ms, reads of 10: reads at 0, 25, 50 ms (each sleep to the
- * read's end + 15), the read at 50 gives up. An interval of 40 ms is cut
- * at the deadline: reads at 0 and 50.
+ * read's end + 15), the read at 50 gives up. An interval of 100 ms, which
+ * would end at 110, is cut at the deadline: reads at 0 and 50. So is a
+ * sleep that would end just past it, at 51 (interval 41).
  */
 static void test_interval(void **state)
 {
@@ -229,12 +248,8 @@ static void test_interval(void **state)
 	assert_int_equal(f.sleeps, 2);
 	assert_true(f.slept_to[0] == 1025 * MS && f.slept_to[1] == 1050 * MS);
 
-	setup(&p, &f, v, 1);
-	p.interval_ns = 40 * MS;
-	assert_int_equal(poll_run(&p), 0);
-	assert_int_equal(p.end, POLL_TIMED_OUT);
-	assert_true(p.reads == 2 && f.read_at[1] == 1050 * MS);
-	assert_true(f.slept_to[0] == 1050 * MS);
+	interval_cut(100 * MS);
+	interval_cut(41 * MS);
 }
 
 /* forever: the clock is read at the start and the end, never in the loop */
