@@ -10,25 +10,28 @@
  * accesses. Linked without pfnmap_core: memtest.c is compiled in here.
  *
  * Which test finds which fault (width 8, 8 KiB; the columns of
- * test_matrix): X found, . not found, ? found only when a random value
- * puts the opposite of the stuck value in the bad cell (half the fills).
+ * test_matrix, each cell fault in both halves): X found, . not found,
+ * ? found only when a random value puts the opposite of the stuck value
+ * in the bad cell (half the fills; test_matrix tries seeds until it does).
+ * Wherever found, a cell's fault is reported at its address, with its bit.
  *
- *                     data line  one cell  address lines  coupl-  reten-
- *                     at 0 at 1  at 0 at 1 shorted stuck   ing     tion
- *   data-bus            X    X     .    .     .      .      .       .
- *   address-bus         X    X     .    .     X      X      .       .
- *   stuck-address       X    X     X    X     X      X      .       X
- *   random, seqinc      X    X     ?    ?     X      X      .       ?
- *   xor sub mul div     X    X     ?    ?     X      X      X       ?
- *   or and              X    X     ?    ?     X      X      X       ?
- *   solid-bits          X    X     X    X     .      .      .       X
- *   block-seq           X    X     X    X     .      .      .       X
- *   checkerboard        X    X     X    X     .      .      .       X
- *   bit-spread          X    X     X    X     .      .      .       X
- *   bit-flip            X    X     X    X     .      .      .       X
- *   walking-ones/zeros  X    X     X    X     .      .      .       X
- *   8/16bit-writes      X    X     ?    ?     X      X      .       ?
- *   moving-inversions   X    X     X    X     X      X      X       X
+ *                     data line     one cell  address lines  coupl- reten-
+ *                    at 0 at 1 flt  at 0 at 1 shorted stuck   ing    tion
+ *   data-bus           X    X   X    .    .     .      .      .      .
+ *   address-bus        X    X   X    .    .     X      X      .      .
+ *   stuck-address      X    X   X    X    X     X      X      .      X
+ *   random             X    X   X    ?    ?     X      X      .      ?
+ *   xor sub mul div    X    X   X    ?    ?     X      X      X      ?
+ *   or and             X    X   X    ?    ?     X      X      X      ?
+ *   seqinc             X    X   .    ?    ?     X      X      .      ?
+ *   solid-bits         X    X   X    X    X     .      .      .      X
+ *   block-seq          X    X   .    X    X     .      .      .      X
+ *   checkerboard       X    X   X    X    X     .      .      .      X
+ *   bit-spread         X    X   X    X    X     .      .      .      X
+ *   bit-flip           X    X   X    X    X     .      .      .      X
+ *   walking-ones/zeros X    X   .    X    X     .      .      .      X
+ *   8/16bit-writes     X    X   X    ?    ?     X      X      .      ?
+ *   moving-inversions  X    X   X    X    X     X      X      X      X
  *
  * In words: a stuck data line fails every test, and data-bus names the
  * bit in a few accesses. A bad bit in one cell is found for certain by
@@ -43,7 +46,18 @@
  * read-modify-write tests, which read each word just after rewriting the
  * one below. A cell that forgets (reads 0 some accesses after it was
  * written) is found by every test that writes the whole region before
- * reading it, never by the two bus tests.
+ * reading it, never by the two bus tests. A floating data line (no cell
+ * drives it: it reads what the bus last carried) is found by data-bus's
+ * parking store, and by every test that reads a word after writing or
+ * reading one that differs from it in that bit: not seqinc (a counter's
+ * high bits hardly change), block-seq or the walks (one value a pass).
+ *
+ * Beyond the table, the simulator knows what each word should hold: every
+ * read that returns something else must be reported at once, at its
+ * address, with what was written and what was read (but the address-bus
+ * test's wired-AND probe, under an address fault). test_pass_counts counts
+ * memtester's passes over every word at every width, with and without
+ * failures.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -71,6 +85,7 @@ enum fault_kind {
 	F_STUCK_TWO,		/* line stuck low, line2 stuck high */
 	F_COUPLING,		/* bit of off flips: aggressor written */
 	F_RETENTION,		/* bit of off reads 0 delay accesses on */
+	F_FLOAT,		/* a data line driven by nothing: every cell */
 };
 
 struct fault {
@@ -90,6 +105,15 @@ static struct {
 	unsigned int outside;	/* accesses not inside the region */
 	uint64_t loads[9], stores[9];	/* by width */
 	uint64_t hash;		/* of every access, in order */
+	unsigned char bus;	/* F_FLOAT: its byte lane's last value */
+	/*
+	 * What the test wrote (no fault), and the last read that did not
+	 * return it: the engine must report it, and only it, next
+	 */
+	unsigned char shadow[SIM_SIZE];
+	int pending, lenient;	/* lenient: it may read one unreported */
+	size_t pend_off;
+	uint64_t pend_want, pend_got;
 } sim;
 
 static _Alignas(64) unsigned char area[GUARD + SIM_SIZE + GUARD];
@@ -158,6 +182,7 @@ static unsigned int fault_bits(size_t o)
 	switch (f->kind) {
 	case F_LINE0:
 	case F_LINE1:
+	case F_FLOAT:
 		return o % sim.width == byte ? m : 0;
 	case F_CELL0:
 	case F_CELL1:
@@ -182,6 +207,11 @@ static unsigned char cell_read(size_t o)
 	if (sim.f.kind == F_RETENTION && m &&
 	    sim.clock - sim.written[p] > sim.f.delay)
 		v &= (unsigned char)~m;
+	/* no cell drives the line: it holds what the bus last carried */
+	if (sim.f.kind == F_FLOAT && m) {
+		v = (unsigned char)((v & ~m) | (sim.bus & m));
+		sim.bus = v;
+	}
 	return v;
 }
 
@@ -192,6 +222,8 @@ static int cell_write(size_t o, unsigned char v)
 
 	REGION[p] = v;
 	sim.written[p] = sim.clock;
+	if (sim.f.kind == F_FLOAT && fault_bits(p))
+		sim.bus = v;
 	return p / sim.width == sim.f.aggressor / sim.width;
 }
 
@@ -226,18 +258,36 @@ static void sim_trace(size_t off, unsigned int width, int store, uint64_t v)
 	sim.clock++;
 }
 
+/* A wrong read the engine went on from without reporting it */
+static void assert_reported(void)
+{
+	if (sim.pending && !sim.lenient)
+		fail_msg("read of 0x%zx: 0x%llx, not 0x%llx, not reported",
+			 sim.pend_off, (unsigned long long)sim.pend_got,
+			 (unsigned long long)sim.pend_want);
+	sim.pending = 0;
+}
+
 uint64_t memtest_sim_read(const volatile void *p, unsigned int width)
 {
 	size_t off = sim_offset(p, width);
 	unsigned char b[8];
 	unsigned int k;
-	uint64_t v;
+	uint64_t v, want;
 
+	assert_reported();
 	if (off == SIZE_MAX)
 		return 0;
 	for (k = 0; k < width; k++)
 		b[k] = cell_read(off + k);
 	v = cpu_value(b, width);
+	want = cpu_value(sim.shadow + off, width);
+	if (v != want) {
+		sim.pending = 1;
+		sim.pend_off = off;
+		sim.pend_want = want;
+		sim.pend_got = v;
+	}
 	sim_trace(off, width, 0, v);
 	return v;
 }
@@ -249,9 +299,11 @@ void memtest_sim_write(volatile void *p, uint64_t val, unsigned int width)
 	unsigned int k;
 	int hit = 0;
 
+	assert_reported();
 	if (off == SIZE_MAX)
 		return;
 	cpu_bytes(val, width, b);
+	memcpy(sim.shadow + off, b, width);
 	for (k = 0; k < width; k++)
 		hit |= cell_write(off + k, b[k]);
 	if (hit && sim.f.kind == F_COUPLING)
@@ -272,6 +324,8 @@ struct outcome {
 	unsigned int nfail[64];	/* failures of each test */
 	struct failure fail[64][MAX_FAIL];	/* the first few */
 	unsigned int failures;
+	uint64_t loads[64], stores[64];	/* accesses of each test */
+	uint64_t loads0, stores0;	/* before the running test's */
 	struct memtest_summary s;
 	char text[1024];
 	uint64_t done, total;
@@ -286,6 +340,11 @@ static void on_failure(void *ctx, const char *test, uint64_t phys,
 	struct failure *f;
 
 	assert_true(t >= 0);
+	/* the read that went wrong, as it went wrong: no other */
+	assert_true(sim.pending);
+	assert_true(phys == PHYS + sim.pend_off);
+	assert_true(expected == sim.pend_want && actual == sim.pend_got);
+	sim.pending = 0;
 	if (o->nfail[t] < MAX_FAIL) {
 		f = &o->fail[t][o->nfail[t]];
 		f->phys = phys;
@@ -294,6 +353,27 @@ static void on_failure(void *ctx, const char *test, uint64_t phys,
 	}
 	o->nfail[t]++;
 	o->failures++;
+}
+
+static uint64_t sum(const uint64_t by_width[9])
+{
+	return by_width[1] + by_width[2] + by_width[4] + by_width[8];
+}
+
+static int address_fault(enum fault_kind k)
+{
+	return k >= F_SHORT && k <= F_STUCK_TWO;
+}
+
+static void on_start(void *ctx, const char *test)
+{
+	struct outcome *o = ctx;
+
+	o->loads0 = sum(sim.loads);
+	o->stores0 = sum(sim.stores);
+	/* its wired-AND probe reads a cell it expects may have changed */
+	sim.lenient = address_fault(sim.f.kind) &&
+		      !strcmp(test, "address-bus");
 }
 
 static void on_end(void *ctx, const char *test, enum memtest_result res,
@@ -306,6 +386,8 @@ static void on_end(void *ctx, const char *test, enum memtest_result res,
 	assert_true(seconds >= 0);
 	o->res[i] = res;
 	o->ran[i]++;
+	o->loads[i] += sum(sim.loads) - o->loads0;
+	o->stores[i] += sum(sim.stores) - o->stores0;
 }
 
 static int on_progress(void *ctx, uint64_t done, uint64_t total)
@@ -327,19 +409,23 @@ static void sim_reset(const struct fault *f, unsigned int width)
 		sim.f = *f;
 	sim.width = width;
 	memset(area, GUARD_BYTE, sizeof(area));
+	memset(sim.shadow, GUARD_BYTE, sizeof(sim.shadow));
 }
+
+/* The region run_loops tests: all of the simulated memory, or less */
+static size_t run_size = SIM_SIZE;
 
 static void run_loops(struct outcome *o, const struct fault *f,
 		      unsigned int width, uint64_t tests, uint64_t seed,
 		      uint64_t max_errors, unsigned int loops)
 {
 	struct memtest_params p = {
-		.base = REGION, .phys = PHYS, .size = SIM_SIZE,
+		.base = REGION, .phys = PHYS, .size = run_size,
 		.width = width, .tests = tests, .loops = loops, .seed = seed,
 		.max_errors = max_errors,
 	};
 	struct memtest_callbacks cb = {
-		on_failure, NULL, on_end, on_progress, o,
+		on_failure, on_start, on_end, on_progress, o,
 	};
 	unsigned int stop_after = o->stop_after;
 	size_t i;
@@ -348,6 +434,7 @@ static void run_loops(struct outcome *o, const struct fault *f,
 	o->stop_after = stop_after;
 	sim_reset(f, width);
 	o->rc = memtest_run(&p, &cb, &o->s);
+	assert_reported();
 	memtest_summary_text(&o->s, o->text, sizeof(o->text));
 	assert_int_equal(sim.outside, 0);
 	for (i = 0; i < GUARD; i++) {
@@ -457,6 +544,11 @@ static void test_data_line(void **state)
 	check_data_line(F_LINE1, 0, 1, "data bit 0 stuck at 1");
 	check_data_line(F_LINE0, 9, 2, "data bit 9 stuck at 0");
 	check_data_line(F_LINE1, 31, 4, "data bit 31 stuck at 1");
+	/* the parking word's store leaves its complement on the bus */
+	check_data_line(F_FLOAT, 0, 1, "data bit 0 failing both ways");
+	check_data_line(F_FLOAT, 15, 2, "data bit 15 failing both ways");
+	check_data_line(F_FLOAT, 20, 4, "data bit 20 failing both ways");
+	check_data_line(F_FLOAT, 63, 8, "data bit 63 failing both ways");
 }
 
 /* One bad bit in one cell: every whole-region test; not the bus tests */
@@ -489,41 +581,70 @@ static void test_cell_bit(void **state)
 	assert_text(&o, "data bit 2 stuck at 1");
 }
 
-static void check_short(enum fault_kind k, unsigned int width)
+/* Lines j < k shorted */
+static void check_short(enum fault_kind kind, unsigned int width,
+			unsigned int j, unsigned int k)
 {
-	struct fault f = { .kind = k, .line = 9, .line2 = 11 };
+	struct fault f = { .kind = kind, .line = j, .line2 = k };
 	struct outcome o = { 0 };
+	char want[64];
 
 	run_sim(&o, &f, width, 1ULL << T("address-bus"), 1, 0);
 	assert_int_equal(o.res[T("address-bus")], MEMTEST_FAIL);
-	assert_true(o.s.addr_shorted == (1ULL << 9 | 1ULL << 11));
+	assert_true(o.s.addr_shorted == (1ULL << j | 1ULL << k));
 	assert_true(o.s.addr_stuck == 0);
-	assert_int_equal(o.s.short_to[9], 11);
-	assert_int_equal(o.s.short_to[11], 9);
+	assert_int_equal(o.s.short_to[j], k);
+	assert_int_equal(o.s.short_to[k], j);
 	/* aliasing is not a data-bit failure */
 	assert_true((o.s.bits_low | o.s.bits_high) == 0);
-	assert_string_equal(o.text, "address line A9 shorted to A11\n");
+	snprintf(want, sizeof(want), "address line A%u shorted to A%u\n", j, k);
+	assert_string_equal(o.text, want);
 }
 
+/* The lowest line of a width, A0 to A3, is one too: a short with it shows */
 static void test_address_short(void **state)
 {
+	static const unsigned int widths[] = { 1, 2, 4, 8 };
+	unsigned int i, low;
+
 	(void)state;
-	check_short(F_SHORT, 8);
-	check_short(F_SHORT, 2);
-	check_short(F_SHORT_AND, 8);
-	check_short(F_SHORT_AND, 1);
+	check_short(F_SHORT, 8, 9, 11);
+	check_short(F_SHORT, 2, 9, 11);
+	check_short(F_SHORT_AND, 8, 9, 11);
+	check_short(F_SHORT_AND, 1, 9, 11);
+	for (i = 0; i < 4; i++) {
+		low = (unsigned int)__builtin_ctz(widths[i]);
+		check_short(F_SHORT, widths[i], low, low + 1);
+		check_short(F_SHORT_AND, widths[i], low, 12);
+	}
 }
 
-static void check_stuck_line(enum fault_kind k)
+static void check_stuck_line(enum fault_kind k, unsigned int width,
+			     unsigned int line)
 {
-	struct fault f = { .kind = k, .line = 10 };
+	struct fault f = { .kind = k, .line = line };
 	struct outcome o = { 0 };
+	char want[64];
 
-	run_sim(&o, &f, 4, 1ULL << T("address-bus"), 1, 0);
+	run_sim(&o, &f, width, 1ULL << T("address-bus"), 1, 0);
 	assert_int_equal(o.res[T("address-bus")], MEMTEST_FAIL);
-	assert_true(o.s.addr_stuck == 1ULL << 10);
+	assert_true(o.s.addr_stuck == 1ULL << line);
 	assert_true(o.s.addr_shorted == 0);
-	assert_string_equal(o.text, "address line A10 stuck (high or low)\n");
+	snprintf(want, sizeof(want), "address line A%u stuck (high or low)\n",
+		 line);
+	assert_string_equal(o.text, want);
+}
+
+/* Every line of every width: its lowest (A0 at 8 bits) to A12 (4 KiB) */
+static void check_stuck_lines(enum fault_kind k)
+{
+	static const unsigned int widths[] = { 1, 2, 4, 8 };
+	unsigned int i, line;
+
+	for (i = 0; i < 4; i++)
+		for (line = (unsigned int)__builtin_ctz(widths[i]); line <= 12;
+		     line++)
+			check_stuck_line(k, widths[i], line);
 }
 
 static void test_address_stuck(void **state)
@@ -532,8 +653,8 @@ static void test_address_stuck(void **state)
 	struct outcome o = { 0 };
 
 	(void)state;
-	check_stuck_line(F_STUCK_LOW);
-	check_stuck_line(F_STUCK_HIGH);
+	check_stuck_lines(F_STUCK_LOW);
+	check_stuck_lines(F_STUCK_HIGH);
 	/* two stuck lines alias offset 0 as a wired-AND short does: not one */
 	run_sim(&o, &f, 8, 1ULL << T("address-bus"), 1, 0);
 	assert_true(o.s.addr_stuck == (1ULL << 5 | 1ULL << 12));
@@ -590,6 +711,49 @@ struct column {
 	const char *finds;	/* a character per test, table order */
 };
 
+static int one_cell(enum fault_kind k)
+{
+	return k == F_CELL0 || k == F_CELL1 || k == F_COUPLING ||
+	       k == F_RETENTION;
+}
+
+/*
+ * Test t's failures name the fault's bit, and its cell's address when it
+ * is one cell's (the simulator checks every failure against the read that
+ * went wrong; this, that it went wrong where the fault is)
+ */
+static void check_reports(const struct outcome *o, unsigned int t,
+			  const struct fault *f)
+{
+	const struct failure *x = o->fail[t];
+	unsigned int i;
+
+	if (address_fault(f->kind))
+		return;
+	for (i = 0; i < o->nfail[t] && i < MAX_FAIL; i++) {
+		if (one_cell(f->kind) && x[i].phys != PHYS + f->off)
+			fail_msg("%s: fault at 0x%zx reported at 0x%llx",
+				 memtest_tests[t].name, f->off,
+				 (unsigned long long)x[i].phys);
+		assert_true((x[i].expected ^ x[i].actual) == 1ULL << f->bit);
+	}
+}
+
+/* A '?': found with some seed (each fails half the time, or more) */
+static void check_maybe(const struct column *c, unsigned int t)
+{
+	struct outcome o = { 0 };
+	uint64_t seed;
+
+	for (seed = 1; seed <= 32; seed++) {
+		run_sim(&o, &c->f, 8, 1ULL << t, seed, 0);
+		check_reports(&o, t, &c->f);
+		if (o.res[t] == MEMTEST_FAIL)
+			return;
+	}
+	fail_msg("%s: fault %d never found", memtest_tests[t].name, c->f.kind);
+}
+
 static void check_column(const struct column *c)
 {
 	char got[64];
@@ -605,6 +769,11 @@ static void check_column(const struct column *c)
 		if (c->finds[t] != '?' && c->finds[t] != got[t])
 			fail_msg("fault %d: want %s, got %s", c->f.kind,
 				 c->finds, got);
+	for (t = 0; t < memtest_ntests; t++) {
+		check_reports(&o, t, &c->f);
+		if (c->finds[t] == '?')
+			check_maybe(c, t);
+	}
 }
 
 static void test_matrix(void **state)
@@ -621,6 +790,10 @@ static void test_matrix(void **state)
 		  "..X????????XXXXXXX??X" },
 		{ { .kind = F_CELL1, .off = 0x1468, .bit = 50 },
 		  "..X????????XXXXXXX??X" },
+		{ { .kind = F_CELL0, .off = 0x1ab0, .bit = 0 },
+		  "..X????????XXXXXXX??X" },
+		{ { .kind = F_CELL1, .off = 0x18, .bit = 63 },
+		  "..X????????XXXXXXX??X" },
 		{ { .kind = F_SHORT, .line = 9, .line2 = 11 },
 		  ".XXXXXXXXXX.......XXX" },
 		{ { .kind = F_STUCK_LOW, .line = 10 },
@@ -629,8 +802,13 @@ static void test_matrix(void **state)
 		  ".XXXXXXXXXX.......XXX" },
 		{ { .kind = F_COUPLING, .off = 0x1238, .bit = 7,
 		    .aggressor = 0x1230 }, "....XXXXXX..........X" },
+		{ { .kind = F_COUPLING, .off = 0x240, .bit = 40,
+		    .aggressor = 0x238 }, "....XXXXXX..........X" },
 		{ { .kind = F_RETENTION, .off = 0x5a0, .bit = 3,
 		    .delay = 600 }, "..X????????XXXXXXX??X" },
+		{ { .kind = F_RETENTION, .off = 0x1ff0, .bit = 61,
+		    .delay = 600 }, "..X????????XXXXXXX??X" },
+		{ { .kind = F_FLOAT, .bit = 29 }, "XXXXXXXXXX.X.XXX..XXX" },
 	};
 	unsigned int i;
 
@@ -640,6 +818,96 @@ static void test_matrix(void **state)
 }
 
 /* ---- the run itself --------------------------------------------------- */
+
+/*
+ * memtester's passes (fixed + per_bit * bits; moving inversions: two
+ * backgrounds) and the loads and stores each makes of every word
+ */
+static const struct passes {
+	const char *name;
+	unsigned int fixed, per_bit, loads, stores;
+} passes[] = {
+	{ "stuck-address", 16, 0, 1, 1 }, { "random", 1, 0, 1, 1 },
+	{ "xor", 1, 0, 2, 2 }, { "sub", 1, 0, 2, 2 }, { "mul", 1, 0, 2, 2 },
+	{ "div", 1, 0, 2, 2 }, { "or", 1, 0, 2, 2 }, { "and", 1, 0, 2, 2 },
+	{ "seqinc", 1, 0, 1, 1 }, { "solid-bits", 64, 0, 1, 1 },
+	{ "block-seq", 256, 0, 1, 1 }, { "checkerboard", 64, 0, 1, 1 },
+	{ "bit-spread", 0, 2, 1, 1 }, { "bit-flip", 0, 8, 1, 1 },
+	{ "walking-ones", 0, 2, 1, 1 }, { "walking-zeros", 0, 2, 1, 1 },
+	{ "moving-inversions", 2, 0, 5, 5 },
+};
+
+/* The loads and stores test t makes at width w over SIM_SIZE */
+static void want_accesses(unsigned int t, unsigned int w, uint64_t *ld,
+			  uint64_t *st)
+{
+	const char *name = memtest_tests[t].name;
+	uint64_t words = SIM_SIZE / w, bits = 8 * w, lines, n, i;
+
+	/* 8 patterns, each shifted through the bits (0xaa.. from bit 1) */
+	if (!strcmp(name, "data-bus")) {
+		*ld = 2 * (8 * bits - 1);
+		*st = 2 * *ld;
+		return;
+	}
+	/* offset 0 and A(log2 w) to A12: each cell written, all read */
+	if (!strcmp(name, "address-bus")) {
+		lines = 13 - (uint64_t)__builtin_ctz(w);
+		*ld = (lines + 1) * (lines + 1);
+		*st = (lines + 1) * (lines + 2);
+		return;
+	}
+	/* two halves swapped: whole words, and narrow ones, then checked */
+	if (!strcmp(name, "8bit-writes") || !strcmp(name, "16bit-writes")) {
+		n = name[0] == '8' ? 1 : 2;	/* bytes a narrow store */
+		*ld = w > n ? 2 * words : 0;
+		*st = w > n ? words + words * w / n : 0;
+		return;
+	}
+	for (i = 0; strcmp(passes[i].name, name); i++)
+		;
+	n = passes[i].fixed + passes[i].per_bit * bits;
+	*ld = n * passes[i].loads * words;
+	*st = n * passes[i].stores * words;
+}
+
+/* Test t at width w made its passes, every word in each */
+static void check_passes(const struct outcome *o, unsigned int t,
+			 unsigned int w)
+{
+	uint64_t ld, st;
+
+	want_accesses(t, w, &ld, &st);
+	if (o->loads[t] != ld || o->stores[t] != st)
+		fail_msg("%s, width %u: %llu loads, %llu stores, not %llu, %llu",
+			 memtest_tests[t].name, w,
+			 (unsigned long long)o->loads[t],
+			 (unsigned long long)o->stores[t],
+			 (unsigned long long)ld, (unsigned long long)st);
+}
+
+/*
+ * Every pass of every test, over the whole region, at every width; and
+ * all of them still when each word fails: a failure cuts nothing short
+ */
+static void test_pass_counts(void **state)
+{
+	static const unsigned int widths[] = { 1, 2, 4, 8 };
+	static const struct fault faults[] = {
+		{ .kind = F_NONE }, { .kind = F_LINE0, .bit = 2 },
+		{ .kind = F_FLOAT, .bit = 7 },
+	};
+	struct outcome o = { 0 };
+	unsigned int i, j, t;
+
+	(void)state;
+	for (i = 0; i < 4; i++)
+		for (j = 0; j < 3; j++) {
+			run_sim(&o, &faults[j], widths[i], all_tests(), 5, 0);
+			for (t = 0; t < memtest_ntests; t++)
+				check_passes(&o, t, widths[i]);
+		}
+}
 
 /*
  * Every access is one of exactly the width, but for the narrow stores of
@@ -670,6 +938,31 @@ static void test_access_widths(void **state)
 	half = SIM_SIZE / 2 / 4;
 	assert_true(sim.stores[2] == 2 * half * 2);
 	assert_true(sim.loads[1] + sim.loads[2] + sim.stores[1] == 0);
+}
+
+/*
+ * Halves of an odd number of words: the pattern tests' pair loops leave
+ * a last word, of each half, to their tails
+ */
+static void test_odd_half(void **state)
+{
+	static const char *const finders[] = {
+		"stuck-address", "solid-bits", "checkerboard", "bit-spread",
+		"walking-ones", "walking-zeros", "moving-inversions",
+	};
+	struct fault f = { .kind = F_CELL1, .bit = 9 };
+	struct outcome o = { 0 };
+	unsigned int i;
+
+	(void)state;
+	run_size = SIM_SIZE - 16;	/* 511 words a half */
+	run_sim(&o, NULL, 8, all_tests(), 1, 0);
+	assert_int_equal(o.rc, 0);
+	f.off = run_size - 8;		/* the upper half's last */
+	run_sim(&o, &f, 8, all_tests(), 1, 0);
+	run_size = SIM_SIZE;
+	for (i = 0; i < sizeof(finders) / sizeof(*finders); i++)
+		assert_failures_at(&o, T(finders[i]), PHYS + f.off, 9);
 }
 
 /* Each loop runs each test again, with other random values */
@@ -848,6 +1141,8 @@ int main(void)
 		cmocka_unit_test(test_retention),
 		cmocka_unit_test(test_matrix),
 		cmocka_unit_test(test_access_widths),
+		cmocka_unit_test(test_pass_counts),
+		cmocka_unit_test(test_odd_half),
 		cmocka_unit_test(test_loops),
 		cmocka_unit_test(test_same_seed),
 		cmocka_unit_test(test_max_errors),
