@@ -7,6 +7,7 @@
 #
 #   tests/mutation/run.sh [--vm] [--quick] [-j N] [NAME...]
 #   tests/mutation/run.sh --list
+#   tests/mutation/run.sh --check
 #
 # The scratch copy holds what `git ls-files -co --exclude-standard` lists
 # (committed, changed and new files, not ignored ones), so uncommitted work
@@ -43,6 +44,10 @@
 #             directory) gives the 686-pae guest its CLI
 #   -j N      ctest -j (default 2)
 #   --list    the mutants and what they plant
+#   --check   only whether each substitution still replaces exactly once
+#             in the tree as it is (no copy, no build: seconds; the
+#             docs tests run it, so that a change that moves code moves
+#             its mutants too)
 #
 # Exit status: 0 every mutant killed (or unchecked), 1 one survived, is
 # stale or broken, 2 the check itself failed (usage, the pristine build).
@@ -79,6 +84,7 @@ vm=0
 quick=0
 jobs=2
 list_only=0
+check=0
 only=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -91,6 +97,7 @@ while [ $# -gt 0 ]; do
 		;;
 	-j*) jobs=${1#-j} ;;
 	--list) list_only=1 ;;
+	--check) check=1 ;;
 	-h | --help)
 		usage
 		exit 0
@@ -481,32 +488,42 @@ killers()
 	printf '%s\n' "$by"
 }
 
-run_mutant()
+# applies I: whether mutant I's substitution replaces exactly once, into
+# $work/mutated; if not, says so: STALE
+applies()
 {
 	local i=$1 name=${names[$1]} file=${files[$1]} log=$logs/${names[$1]}
-	local n by='' failed
+	local n
 
 	rm -f -- "$log".*
 	if [ ! -f "$src/$file" ]; then
 		report "$name" "STALE (no file $file)"
 		stale=$((stale + 1))
-		return
+		return 1
 	fi
 	if ! n=$(apply "$i" 2>"$log.perl"); then
 		report "$name" "STALE ($(head -n 1 "$log.perl"))"
 		stale=$((stale + 1))
-		return
+		return 1
 	fi
 	if [ "$n" != 1 ]; then
 		report "$name" "STALE (replaces $n times in $file, not once)"
 		stale=$((stale + 1))
-		return
+		return 1
 	fi
 	if cmp -s -- "$work/mutated" "$src/$file"; then
 		report "$name" "STALE (changes nothing in $file)"
 		stale=$((stale + 1))
-		return
+		return 1
 	fi
+}
+
+run_mutant()
+{
+	local i=$1 name=${names[$1]} file=${files[$1]} log=$logs/${names[$1]}
+	local by='' failed
+
+	applies "$i" || return 0
 	cp -- "$src/$file" "$work/pristine"
 	restore=$file
 	cp -- "$work/mutated" "$src/$file"
@@ -543,6 +560,19 @@ run_mutant()
 }
 
 # ---------------------------------------------------------------------------
+if [ $check = 1 ]; then
+	src=$top
+	work=$(mktemp -d "${TMPDIR:-/tmp}/pfnmap-mutation.XXXXXX")
+	logs=$work
+	trap 'rm -rf -- "$work"' EXIT
+	for i in "${selected[@]}"; do
+		applies "$i" || true
+	done
+	printf '%d mutants, %d stale\n' "${#selected[@]}" "$stale"
+	[ "$stale" = 0 ] || exit 1
+	exit 0
+fi
+
 start=$SECONDS
 command -v git >/dev/null || die "git is needed (git ls-files)"
 mkdir -p -- "$work"
