@@ -261,21 +261,29 @@ static int map_range(struct mapping *m, uint64_t first, uint64_t last)
 	return 0;
 }
 
+/*
+ * The whole 64 MiB window around phys that the extent holds, not only its
+ * part from phys on: copy walks an overlap backwards, and would otherwise
+ * map (and populate) most of a window again for every piece
+ */
 static int map_window(struct mapping *m, uint64_t phys, bool store)
 {
 	uint64_t mask = (1ULL << page_shift()) - 1;
 	uint64_t last = m->x->start + (m->x->size - 1);
+	uint64_t wstart = phys & ~(WINDOW_SIZE - 1);
 	uint64_t wend = phys | (WINDOW_SIZE - 1);
 	int r;
 
 	if (!m->settled && check_reach(m))
 		return EXIT_REFUSED;
+	if (wstart < m->x->start)
+		wstart = m->x->start;
 	if (wend > last)
 		wend = last;
 	unmap_window(m);
-	if (reuse_window(m, phys & ~mask, wend | mask))
+	if (reuse_window(m, wstart & ~mask, wend | mask))
 		return settle(m, store);
-	r = map_range(m, phys & ~mask, wend | mask);
+	r = map_range(m, wstart & ~mask, wend | mask);
 	return r ? r : settle(m, store);
 }
 

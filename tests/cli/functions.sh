@@ -131,3 +131,69 @@ ts_dump()
 	ts_same "dd skip=$start count=$len" .ts/dump .ts/dd
 	echo "size $(stat -c %s .ts/dump), md5 $(md5sum <.ts/dump | cut -c1-32)"
 }
+
+# ts_plant_marked START LEN SEED: a region that no misplaced window can
+# copy or compare unnoticed, written without touching the rest of mem: the
+# 8-byte address at every 4 KiB, and seeded random bytes in the first and
+# last 8 KiB and 8 KiB either side of every 64 MiB boundary in it
+ts_plant_marked()
+{
+	python3 - "$1" "$2" "$3" <<'PY'
+import os, random, sys
+start, n, seed = (int(v, 0) for v in sys.argv[1:4])
+rnd, end, win = random.Random(seed), start + n, 64 << 20
+fd = os.open("mem", os.O_WRONLY)
+for a in range(start, end, 4096):
+    os.pwrite(fd, a.to_bytes(8, "little"), a)
+spans = [(start, start + 8192), (end - 8192, end)]
+spans += [(b - 8192, b + 8192) for b in range(start // win * win + win, end, win)]
+for lo, hi in spans:
+    lo, hi = max(lo, start), min(hi, end)
+    os.pwrite(fd, bytes(rnd.randrange(256) for _ in range(hi - lo)), lo)
+os.close(fd)
+PY
+}
+
+# ts_need_trace: ts_mmaps can trace here (an emulator that truncates
+# offsets traces by itself)
+ts_need_trace()
+{
+	[ -n "${TS_NO_HIGH:-}" ] || command -v strace >/dev/null ||
+		ts_skip "no strace"
+}
+
+# ts_mmaps ARGS...: run pfnmap ARGS (stdout into .ts/out) with its system
+# calls traced: strace natively, and in front of a runner that maps what it
+# is asked (valgrind, qemu-aarch64); the emulator's own -strace under a
+# qemu-user that truncates mmap offsets to 32 bits (TS_NO_HIGH), which
+# shows them before it truncates them (but prints a 64-bit one truncated,
+# so it is no oracle where the emulator maps right). Print its exit code
+# and each mapping of the file "mem" it made, in order: "mmap
+# OFFSET+LENGTH PROT". mmap2's offset counts 4096-byte units (i386, 32-bit
+# ARM): shown in bytes.
+ts_mmaps()
+{
+	case ${TS_RUNNER[0]:-}:${TS_NO_HIGH:-} in
+	*qemu-*:?*)
+		"${TS_RUNNER[@]}" -strace "$PFNMAP" "$@" >.ts/out 2>.ts/trace
+		;;
+	*)
+		# LeakSanitizer cannot work under ptrace: it would fail the run
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		strace -f -qq -e trace=openat,close,mmap,mmap2 -e signal=none \
+			-o .ts/trace "${TS_RUNNER[@]}" "$PFNMAP" "$@" >.ts/out 2>/dev/null
+		;;
+	esac
+	echo "exit: $?"
+	# NAME(ARG, ...) = RESULT, with or without spaces, a pid in front
+	# under -f and qemu: the mappings of the fds open on "mem"
+	tr -d ' ' <.ts/trace |
+		sed -nE 's/^([0-9]+)?([a-z0-9]+)\((.*)\)=(.*)/\2,\3,\4/p' |
+		awk -F, '$1 == "openat" && $3 == "\"mem\"" { mem[$NF] = 1 }
+			 $1 == "close" { delete mem[$2] }
+			 $1 ~ /^mmap2?$/ && $6 in mem { print }' |
+		while IFS=, read -r call _ len prot _ _ off _; do
+			[ "$call" = mmap2 ] && off=$((off * 4096))
+			printf 'mmap %#x+%#x %s\n' $((off)) $((len)) "$prot"
+		done
+}
