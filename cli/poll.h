@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define NS_PER_S	1000000000ULL
+
 enum poll_end {
 	POLL_MATCHED,		/* (value & mask) == want, or != with --not */
 	POLL_TIMED_OUT,		/* the read after the deadline did not match */
