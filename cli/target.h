@@ -14,48 +14,13 @@
 #include <stdint.h>
 
 #include "uapi/pfnmap.h"
+#include "extent.h"
 #include "pfnmap.h"
 
 #define PFNMAP_DEV	"/dev/" PFNMAP_DEVICE_NAME
 
 /* ABI 1's GET_INFO, before the ioctl type moved from 0xB8 to 0xB9 */
 #define PFNMAP_IOC_GET_INFO_ABI1	_IOR(0xB8, 0, struct pfnmap_info)
-
-/* A PCI memory BAR, as libpci and sysfs describe it */
-struct pci_bar {
-	char slot[16];			/* dddd:bb:dd.f */
-	unsigned int vendor, device;
-	char driver[64];		/* bound driver, "" for none */
-	unsigned int index;		/* N of barN */
-	uint64_t start, size;
-	bool is64, prefetch;
-};
-
-/* How a range is to be mapped, decided before anything is opened */
-struct map_plan {
-	char file[PATH_MAX + 8];	/* sysfs resourceN[_wc]; "" otherwise */
-	uint64_t file_base;		/* physical address at offset 0 of file */
-	enum cache_type cache;		/* asked, or what auto means here */
-};
-
-struct pci_dev;
-
-/*
- * A region resolved: the physical bytes asked for and how to map them; or,
- * is_config, offsets into a device's configuration space, which window.h
- * accesses through libpci (config.c) instead of a mapping
- */
-struct extent {
-	const char *text;		/* as the user wrote it */
-	uint64_t start, size;		/* size > 0, no wrap */
-	bool has_size;			/* the text gave a size */
-	bool is_bar;
-	struct pci_bar bar;		/* is_bar; is_config: slot, driver */
-	bool is_config;
-	struct pci_dev *config_dev;	/* is_config only */
-	uint64_t config_size;		/* is_config: 256 or 4096 */
-	struct map_plan plan;
-};
 
 struct target {
 	int fd;
