@@ -2,9 +2,10 @@
 /*
  * PCI through libpci (as lspci does it): BAR locations become physical
  * ranges inside the BAR with a plan of how to map them (and a warning when
- * the device does not decode them), and `pfnmap bars` lists devices and
- * their BARs. -A METHOD and -O NAME=VALUE reach libpci unchanged, so that
- * tests (and users) can point it at another sysfs tree: -O sysfs.path=DIR.
+ * the device does not decode them); the bars command (cmd_bars.c) lists
+ * devices through the same session. -A METHOD and -O NAME=VALUE reach
+ * libpci unchanged, so that tests (and users) can point it at another
+ * sysfs tree: -O sysfs.path=DIR.
  * The caller's options are only read.
  */
 #include <ctype.h>
@@ -20,6 +21,7 @@
 #include "json.h"
 #include "msg.h"
 #include "pci.h"
+#include "pci_internal.h"
 
 #define BAR_IO		0x1	/* low bits of a BAR register */
 #define BAR_TYPE_64	0x4
@@ -40,17 +42,17 @@ static bool bar_has(struct pci_dev *d, int i, pciaddr_t kflag, pciaddr_t low)
 	return d->base_addr[i] & low;
 }
 
-static bool bar_io(struct pci_dev *d, int i)
+bool bar_io(struct pci_dev *d, int i)
 {
 	return bar_has(d, i, PCI_IORESOURCE_IO, BAR_IO);
 }
 
-static bool bar_64(struct pci_dev *d, int i)
+bool bar_64(struct pci_dev *d, int i)
 {
 	return bar_has(d, i, PCI_IORESOURCE_MEM_64, BAR_TYPE_64);
 }
 
-static bool bar_prefetch(struct pci_dev *d, int i)
+bool bar_prefetch(struct pci_dev *d, int i)
 {
 	return bar_has(d, i, PCI_IORESOURCE_PREFETCH, BAR_PREFETCH);
 }
@@ -112,7 +114,7 @@ static int set_param(const char *param)
 	return 0;
 }
 
-static int pci_start(const struct options *o)
+int pci_start(const struct options *o)
 {
 	unsigned int i;
 	int r;
@@ -154,7 +156,7 @@ static int slot_cmp(const struct pci_dev *a, const struct pci_dev *b)
 }
 
 /* The matches of f, in slot order; returns how many */
-static int matches(const struct devspec *spec, struct pci_dev **out, int max)
+int pci_matches(const struct devspec *spec, struct pci_dev **out, int max)
 {
 	struct pci_dev *d;
 	int n = 0, i;
@@ -173,14 +175,12 @@ static int matches(const struct devspec *spec, struct pci_dev **out, int max)
 	return n;
 }
 
-#define MAX_MATCHES	256
-
 /* The one device spec names: the only match, or the #Nth */
 static int find_device(const char *cmd, const struct devspec *spec,
 		       struct pci_dev **dev)
 {
 	struct pci_dev *found[MAX_MATCHES];
-	int n = matches(spec, found, MAX_MATCHES);
+	int n = pci_matches(spec, found, MAX_MATCHES);
 	/* VENDOR:DEVICE names the first of its kind; a slot must be unique */
 	int index = spec->index < 0 && spec->by_id ? 0 : spec->index;
 
@@ -250,7 +250,7 @@ static void copy_device(struct pci_bar *to, const struct pci_bar *from)
 	memcpy(to->driver, from->driver, sizeof(to->driver));
 }
 
-static void fill_bar_device(struct pci_dev *d, struct pci_bar *b)
+void pci_fill_device(struct pci_dev *d, struct pci_bar *b)
 {
 	unsigned int i;
 
@@ -296,7 +296,7 @@ static int resolve_bar(const char *cmd, struct pci_dev *d, struct pci_bar *b)
 	unsigned int i = b->index;
 	int r;
 
-	fill_bar_device(d, b);
+	pci_fill_device(d, b);
 	r = check_bar(cmd, d, b);
 	if (r)
 		return r;
@@ -448,7 +448,7 @@ static int locate_config(const struct options *o, const char *cmd,
 		r = find_device(cmd, &loc->dev, &d);
 	if (r)
 		return r;
-	fill_bar_device(d, &x->bar);
+	pci_fill_device(d, &x->bar);
 	/*
 	 * no cached registers: every access reaches the device (a poll reads
 	 * a status bit that changes under it)
@@ -467,14 +467,7 @@ static int locate_config(const struct options *o, const char *cmd,
 	return r;
 }
 
-/* What COMMAND's memory space bit says; unknown when config is unreadable */
-enum decoding {
-	DECODE_UNKNOWN,
-	DECODE_OFF,
-	DECODE_ON,
-};
-
-static enum decoding mem_decoding(struct pci_dev *d)
+enum decoding mem_decoding(struct pci_dev *d)
 {
 	unsigned char b[2];
 
@@ -543,172 +536,4 @@ int pci_locate(const struct options *o, const char *cmd,
 	if (!r)
 		warn_decode_off(o, cmd, d, &x->bar);
 	return r;
-}
-
-static const char *human_size(uint64_t size, char *buf, size_t len)
-{
-	static const char units[] = "KMGTPE";
-	int u = -1;
-
-	while (size >= 1024 && !(size & 1023) && u < 5) {
-		size >>= 10;
-		u++;
-	}
-	if (u < 0)
-		snprintf(buf, len, "%llu", (unsigned long long)size);
-	else
-		snprintf(buf, len, "%llu%c", (unsigned long long)size, units[u]);
-	return buf;
-}
-
-static bool has_mem_bar(struct pci_dev *d)
-{
-	int i;
-
-	for (i = 0; i < 6; i++)
-		if (d->size[i] && !bar_io(d, i))
-			return true;
-	return false;
-}
-
-/* EXIT_FAIL once a bars --json object could not be printed */
-static int bars_json_status;
-
-/* bars --json: one object per BAR, the facts of -M, the names, decoding */
-static void print_bar_json(struct pci_dev *d, const struct pci_bar *b, int i,
-			   uint64_t start, enum decoding dec)
-{
-	struct json_object *j = jout_new();
-	bool io = bar_io(d, i);
-
-	jout_pci_device(j, b, d->device_class);
-	jout_int(j, "bar", i);
-	jout_hex(j, "start", start, 0);
-	jout_hex(j, "size", d->size[i], 0);
-	if (io) {
-		jout_null(j, "bits");
-		jout_null(j, "prefetchable");
-	} else {
-		jout_int(j, "bits", bar_64(d, i) ? 64 : 32);
-		jout_bool(j, "prefetchable", bar_prefetch(d, i));
-	}
-	jout_str(j, "type", io ? "io" : "memory");
-	if (dec == DECODE_UNKNOWN)
-		jout_null(j, "memory_enabled");
-	else
-		jout_bool(j, "memory_enabled", dec == DECODE_ON);
-	if (jout_print(j))
-		bars_json_status = EXIT_FAIL;
-}
-
-static void print_bar(const struct options *o, struct pci_dev *d,
-		      const struct pci_bar *b, int i, enum decoding dec)
-{
-	pciaddr_t base = d->base_addr[i];
-	bool io = bar_io(d, i);
-	uint64_t start = base & (io ? PCI_ADDR_IO_MASK : PCI_ADDR_MEM_MASK);
-	const char *bits = io ? "-" : bar_64(d, i) ? "64" : "32";
-	const char *pf = io ? "-" : bar_prefetch(d, i) ? "prefetchable"
-							 : "non-prefetchable";
-	char hs[32];
-
-	if (o->json) {
-		print_bar_json(d, b, i, start, dec);
-		return;
-	}
-	if (o->machine) {
-		printf("%s %04x:%04x %04x bar%d 0x%llx 0x%llx %s %s %s %s\n",
-		       b->slot, b->vendor, b->device, d->device_class, i,
-		       (unsigned long long)start, (unsigned long long)d->size[i],
-		       bits, pf, io ? "io" : "memory",
-		       b->driver[0] ? b->driver : "-");
-		return;
-	}
-	printf("  bar%d  0x%016llx-0x%016llx  %-5s %s%s%s%s%s\n", i,
-	       (unsigned long long)start,
-	       (unsigned long long)(start + d->size[i] - 1),
-	       human_size(d->size[i], hs, sizeof(hs)),
-	       io ? "" : bits, io ? "" : "-bit ", io ? "" : pf,
-	       io ? "I/O ports" : " memory", start ? "" : " (unassigned)");
-}
-
-/* The text's device line; a line more only when decoding is off */
-static void print_device_head(struct pci_dev *d, const struct pci_bar *b,
-			      enum decoding dec)
-{
-	printf("%s %04x:%04x %s [%04x] driver: %s\n", b->slot, b->vendor,
-	       b->device, pci_names(b), d->device_class,
-	       b->driver[0] ? b->driver : "none");
-	if (dec == DECODE_OFF)
-		printf("  memory decoding off (COMMAND bit 1 clear): the memory BARs read as all ones\n");
-}
-
-/* Returns whether it had a memory BAR to show */
-static bool print_device(const struct options *o, struct pci_dev *d)
-{
-	enum decoding dec = DECODE_UNKNOWN;
-	struct pci_bar b;
-	int i;
-
-	fill_bar_device(d, &b);
-	if (!has_mem_bar(d))
-		return false;
-	/* -M has no field for it (a guest test compares -M with sysfs) */
-	if (!o->machine)
-		dec = mem_decoding(d);
-	if (!o->machine && !o->json)
-		print_device_head(d, &b, dec);
-	for (i = 0; i < 6; i++)
-		if (d->size[i])
-			print_bar(o, d, &b, i, dec);
-	return true;
-}
-
-/* FILTER: a device spec, as for BAR locations; matching nothing is an error */
-static int bars_filter(const char *text, struct devspec *spec)
-{
-	char msg[REGION_ERR_MAX];
-
-	if (!text) {
-		pci_filter_init(NULL, &spec->filter);
-		spec->index = -1;
-		return 0;
-	}
-	if (strchr(text, '/'))
-		snprintf(msg, sizeof(msg), "'%s': the filter is a device, without /barN", text);
-	else if (!devspec_parse(text, strlen(text), spec, msg, sizeof(msg)))
-		return 0;
-	pf_error("bars: %s", msg);
-	return EXIT_USAGE;
-}
-
-int cmd_bars(struct options *o, char **argv)
-{
-	struct pci_dev *found[MAX_MATCHES];
-	struct devspec spec;
-	int r = bars_filter(argv[0], &spec), n, i, shown = 0;
-
-	if (!r && o->machine && o->json) {
-		pf_error("bars: -M and --json are two formats for scripts: give one");
-		r = EXIT_USAGE;
-	}
-	if (!r)
-		r = pci_start(o);
-	if (r)
-		return r;
-	n = matches(&spec, found, MAX_MATCHES);
-	if (argv[0] && !n) {
-		pf_error("bars: no PCI device matches '%s'", argv[0]);
-		return EXIT_USAGE;
-	}
-	if (spec.index >= n) {
-		pf_error("bars: '%s': only %d device%s (#0 to #%d)", argv[0], n, n == 1 ? " matches" : "s match", n - 1);
-		return EXIT_USAGE;
-	}
-	for (i = 0; i < n && i < MAX_MATCHES; i++)
-		if (spec.index < 0 || spec.index == i)
-			shown += print_device(o, found[i]);
-	if (argv[0] && !shown)
-		pf_warn("bars: '%s' matches %d PCI device%s, none with a memory BAR", argv[0], n, n == 1 ? "" : "s");
-	return bars_json_status;
 }

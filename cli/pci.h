@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * PCI through libpci: a PCI location (region.h) becomes a physical range
- * plus a mapping plan; `pfnmap bars` lists devices and their BARs.
+ * plus a mapping plan (the bars command: cmd_bars.c).
  */
 #ifndef PFNMAP_PCI_H
 #define PFNMAP_PCI_H
@@ -30,7 +30,5 @@ const char *pci_last_warning(void);
 
 /* A BAR's vendor and device names (pci.ids), valid until the next call */
 const char *pci_names(const struct pci_bar *b);
-
-int cmd_bars(struct options *o, char **argv);
 
 #endif
