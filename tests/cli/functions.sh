@@ -197,3 +197,25 @@ ts_mmaps()
 			printf 'mmap %#x+%#x %s\n' $((off)) $((len)) "$prot"
 		done
 }
+
+# ts_stored FILE OFFSET LEN CMD...: run CMD (a ts_run or ts_pci line) with
+# FILE's mtime set back to an old time, then say whether CMD stored to FILE
+# (a store moves the mtime, even of a value that does not change), the LEN
+# bytes at OFFSET after it, and whether they changed
+ts_stored()
+{
+	local f=$1 off=$2 len=$3 old='2001-02-03 04:05:06 UTC'
+
+	shift 3
+	ts_extract "$off" "$len" "$f" >.ts/before
+	touch -d "$old" "$f"
+	"$@"
+	if [ "$(stat -c %Y "$f")" = "$(date -d "$old" +%s)" ]; then
+		echo "mtime: kept (no store)"
+	else
+		echo "mtime: changed (stored)"
+	fi
+	ts_extract "$off" "$len" "$f" >.ts/after
+	echo "bytes:$(od -An -tx1 .ts/after)," \
+	     "$(cmp -s .ts/before .ts/after && echo same || echo changed)"
+}
