@@ -4,10 +4,49 @@
 #include <string.h>
 
 #include "commands.h"
+#include "open.h"
 #include "msg.h"
 #include "pci.h"
 #include "region.h"
-#include "window.h"
+
+/*
+ * The run's one session: libpci's scan and what batch keeps open are for
+ * the whole run, the settings are the running command's
+ */
+static struct pf_session session = {
+	.report = msg_report,
+	.fatal = msg_fatal,
+};
+
+struct pf_session *session_for(const struct options *o)
+{
+	session.set = (struct pf_settings){
+		.cache = o->cache,
+		.device = o->device,
+		.module = o->module,
+		.no_load = o->no_load,
+		.force = o->force,
+		.sysfs = o->sysfs,
+		.checking = o->checking,
+		.quiet = o->quiet,
+		.verbose = o->verbose,
+		.pci_method = o->pci_method,
+		.pci_params = o->pci_params,
+		.n_pci_params = o->n_pci_params,
+	};
+	return &session;
+}
+
+const char *device_names(const struct pci_bar *b)
+{
+	return pci_names(&session, b);
+}
+
+int width_aligned(const struct options *o, const char *cmd,
+		  const struct extent *x, const char *why)
+{
+	return check_width_aligned(session_for(o), cmd, x, o->width, why);
+}
 
 /* A physical region maps through the helper or --device, as asked */
 static void phys_extent(const struct options *o, const struct region *r,
@@ -34,11 +73,13 @@ int region_arg(const struct options *o, const char *cmd, const char *text,
 		return EXIT_USAGE;
 	}
 	if (r.kind == REGION_CONFIG && (flags & REGION_NO_CONFIG)) {
-		pf_error("%s: '%s' is PCI configuration space, whose registers are no memory; %s takes memory or a BAR", cmd, text, cmd);
+		pf_error("%s: '%s' is PCI configuration space, whose registers are no memory; %s "
+			 "takes memory or a BAR", cmd, text, cmd);
 		return EXIT_USAGE;
 	}
 	if (r.kind != REGION_PHYS)
-		return pci_locate(o, cmd, &r, flags & REGION_WRITES, x);
+		return pci_locate(session_for(o), cmd, &r, o->width,
+				  flags & REGION_WRITES, x);
 	if ((flags & REGION_NEED_SIZE) && !r.has_size) {
 		pf_error("%s: region '%s' has no size; write START+SIZE or START-END", cmd, text);
 		return EXIT_USAGE;
@@ -55,11 +96,13 @@ int addr_arg(const struct options *o, const char *cmd, const char *text,
 	if (ret)
 		return ret;
 	if (x->has_size) {
-		pf_error("%s: '%s' is a region; %s takes one address (START, or DEVICE/barN@OFFSET)", cmd, text, cmd);
+		pf_error("%s: '%s' is a region; %s takes one address (START, or "
+			 "DEVICE/barN@OFFSET)", cmd, text, cmd);
 		return EXIT_USAGE;
 	}
 	if ((x->is_bar || x->is_config) && x->size < o->width) {
-		pf_error("%s: '%s': %u bytes from there run past the end of the %s", cmd, text, o->width, x->is_bar ? "BAR" : "configuration space");
+		pf_error("%s: '%s': %u bytes from there run past the end of the %s", cmd, text,
+			 o->width, x->is_bar ? "BAR" : "configuration space");
 		return EXIT_USAGE;
 	}
 	x->size = o->width;
@@ -67,7 +110,7 @@ int addr_arg(const struct options *o, const char *cmd, const char *text,
 		pf_error("%s: address '%s' + %u bytes wraps around", cmd, text, o->width);
 		return EXIT_USAGE;
 	}
-	return check_width_aligned(cmd, x, o->width, "accesses");
+	return width_aligned(o, cmd, x, "accesses");
 }
 
 int second_region_arg(const struct options *o, const char *cmd,
@@ -80,11 +123,16 @@ int second_region_arg(const struct options *o, const char *cmd,
 	if (r)
 		return r;
 	if (x->has_size && x->size != size) {
-		pf_error("%s: '%s' is %llu bytes but '%s' is %llu bytes; the sizes must match (or give a start, without a size)", cmd, first->text, (unsigned long long)size, text, (unsigned long long)x->size);
+		pf_error("%s: '%s' is %llu bytes but '%s' is %llu bytes; the sizes must match (or "
+			 "give a start, without a size)", cmd, first->text,
+			 (unsigned long long)size, text, (unsigned long long)x->size);
 		return EXIT_USAGE;
 	}
 	if (!x->has_size && (x->is_bar || x->is_config) && x->size < size) {
-		pf_error("%s: '%s' is %llu bytes but only %llu are left from '%s' to the end of the %s", cmd, first->text, (unsigned long long)size, (unsigned long long)x->size, text, x->is_bar ? "BAR" : "configuration space");
+		pf_error("%s: '%s' is %llu bytes but only %llu are left from '%s' to the end of "
+			 "the %s", cmd, first->text, (unsigned long long)size,
+			 (unsigned long long)x->size, text,
+			 x->is_bar ? "BAR" : "configuration space");
 		return EXIT_USAGE;
 	}
 	if (!x->has_size && x->start > UINT64_MAX - (size - 1)) {
@@ -129,11 +177,21 @@ int announce(const struct options *o, const char *cmd,
 	if (o->checking)
 		return 1;
 	if (x->is_config) {
-		pf_error("%s%s %s configuration space 0x%llx-0x%llx: %llu bytes of %llu, through libpci, width %u", o->dry_run ? "dry run: " : "", cmd, x->bar.slot, (unsigned long long)x->start, (unsigned long long)(x->start + (x->size - 1)), (unsigned long long)x->size, (unsigned long long)x->config_size, 8 * o->width);
+		pf_error("%s%s %s configuration space 0x%llx-0x%llx: %llu bytes of %llu, through "
+			 "libpci, width %u", o->dry_run ? "dry run: " : "", cmd, x->bar.slot,
+			 (unsigned long long)x->start,
+			 (unsigned long long)(x->start + (x->size - 1)),
+			 (unsigned long long)x->size, (unsigned long long)x->config_size,
+			 8 * o->width);
 		return o->dry_run;
 	}
 	region_pfns(x->start, x->size, shift, &s);
-	pf_error("%s%s 0x%llx-0x%llx: %llu bytes, pfn 0x%llx-0x%llx (%llu pages), offset 0x%llx, cache %s, width %u", o->dry_run ? "dry run: " : "", cmd, (unsigned long long)x->start, (unsigned long long)(x->start + (x->size - 1)), (unsigned long long)x->size, (unsigned long long)s.first_pfn, (unsigned long long)s.last_pfn, (unsigned long long)s.pages, (unsigned long long)s.offset, cache_names[x->plan.cache], 8 * o->width);
+	pf_error("%s%s 0x%llx-0x%llx: %llu bytes, pfn 0x%llx-0x%llx (%llu pages), offset 0x%llx, "
+		 "cache %s, width %u", o->dry_run ? "dry run: " : "", cmd,
+		 (unsigned long long)x->start, (unsigned long long)(x->start + (x->size - 1)),
+		 (unsigned long long)x->size, (unsigned long long)s.first_pfn,
+		 (unsigned long long)s.last_pfn, (unsigned long long)s.pages,
+		 (unsigned long long)s.offset, cache_name(x->plan.cache), 8 * o->width);
 	return o->dry_run;
 }
 
@@ -141,15 +199,5 @@ int open_mapping(const struct options *o, const char *cmd,
 		 const struct extent *x, bool write, struct target *t,
 		 struct mapping *m)
 {
-	int r = 0;
-
-	/* config space is no mapping: libpci, through window.h's entry points */
-	if (x->is_config) {
-		memset(t, 0, sizeof(*t));
-		t->fd = -1;
-	} else {
-		r = target_open(t, o, &x->plan, write);
-	}
-	mapping_init(m, t, cmd, x, o->width);
-	return r;
+	return mapping_open(session_for(o), cmd, x, o->width, write, t, m);
 }

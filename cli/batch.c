@@ -4,8 +4,8 @@
  * whole file is read, parsed by main.c's argp parser and checked by each
  * command under --dry-run (its output swallowed) before the first line
  * runs; a bad line runs nothing. Targets and the last window of each stay
- * open for the run (target_keep, window_keep), so a register read costs
- * no system call.
+ * open for the run (the session keeps them), so a register read costs no
+ * system call.
  */
 #include <argp.h>
 #include <errno.h>
@@ -167,7 +167,8 @@ static int parse_delay(struct bline *l)
 	char msg[REGION_ERR_MAX];
 
 	if (l->argc != 3) {
-		pf_error("delay: %s; usage: delay DURATION", l->argc < 3 ? "missing the duration" : "too many arguments");
+		pf_error("delay: %s; usage: delay DURATION",
+			 l->argc < 3 ? "missing the duration" : "too many arguments");
 		return EXIT_USAGE;
 	}
 	if (parse_duration(l->argv[2], false, &l->delay_ns, msg, sizeof(msg))) {
@@ -197,13 +198,15 @@ static int check_line(struct bline *l, const struct options *defaults,
 	/* libpci starts once, for the first line that names a device */
 	if (!r && (l->p.o.pci_method != defaults->pci_method ||
 		   l->p.o.n_pci_params != defaults->n_pci_params)) {
-		pf_error("-A and -O are for the whole batch: give them to batch itself, not to one line");
+		pf_error("-A and -O are for the whole batch: give them to batch itself, not to "
+			 "one line");
 		return EXIT_USAGE;
 	}
 	/* the check pass would read it once already, and stdin may be ours */
 	if (!r && !strcmp(l->p.cmd->name, "load") &&
 	    (l->p.nargs < 2 || !strcmp(l->p.args[1], "-"))) {
-		pf_error("load: in a batch, name the FILE to load; the lines of a batch do not read standard input");
+		pf_error("load: in a batch, name the FILE to load; the lines of a batch do not "
+			 "read standard input");
 		return EXIT_USAGE;
 	}
 	if (!r) {
@@ -369,12 +372,11 @@ int cmd_batch(struct options *o, char **argv)
 		/* a line's value goes out with the others, not a write each */
 		if (!isatty(STDOUT_FILENO))
 			setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
-		target_keep = window_keep = true;
+		session_for(o)->keep = true;
 		r = run_lines(&b, o);
 		fflush(stdout);
-		window_release_all();
-		target_release_all();
-		target_keep = window_keep = false;
+		session_release(session_for(o));
+		session_for(o)->keep = false;
 	}
 	free_lines(&b);
 	return r;

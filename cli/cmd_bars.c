@@ -13,7 +13,6 @@
 #include "json.h"
 #include "msg.h"
 #include "pci.h"
-#include "pci_internal.h"
 
 static const char *human_size(uint64_t size, char *buf, size_t len)
 {
@@ -51,7 +50,7 @@ static void print_bar_json(struct pci_dev *d, const struct pci_bar *b, int i,
 	struct json_object *j = jout_new();
 	bool io = bar_io(d, i);
 
-	jout_pci_device(j, b, d->device_class);
+	jout_pci_device(j, b, d->device_class, device_names(b));
 	jout_int(j, "bar", i);
 	jout_hex(j, "start", start, 0);
 	jout_hex(j, "size", d->size[i], 0);
@@ -107,7 +106,7 @@ static void print_device_head(struct pci_dev *d, const struct pci_bar *b,
 			      enum decoding dec)
 {
 	printf("%s %04x:%04x %s [%04x] driver: %s\n", b->slot, b->vendor,
-	       b->device, pci_names(b), d->device_class,
+	       b->device, device_names(b), d->device_class,
 	       b->driver[0] ? b->driver : "none");
 	if (dec == DECODE_OFF)
 		printf("  memory decoding off (COMMAND bit 1 clear): the memory BARs read as all ones\n");
@@ -120,7 +119,7 @@ static bool print_device(const struct options *o, struct pci_dev *d)
 	struct pci_bar b;
 	int i;
 
-	pci_fill_device(d, &b);
+	pci_fill_device(session_for(o), d, &b);
 	if (!has_mem_bar(d))
 		return false;
 	/* -M has no field for it (a guest test compares -M with sysfs) */
@@ -163,10 +162,10 @@ int cmd_bars(struct options *o, char **argv)
 		r = EXIT_USAGE;
 	}
 	if (!r)
-		r = pci_start(o);
+		r = pci_start(session_for(o));
 	if (r)
 		return r;
-	n = pci_matches(&spec, found, MAX_MATCHES);
+	n = pci_matches(session_for(o), &spec, found, MAX_MATCHES);
 	if (argv[0] && !n) {
 		pf_error("bars: no PCI device matches '%s'", argv[0]);
 		return EXIT_USAGE;

@@ -37,7 +37,7 @@ static int second_region(struct cmp *c, const char *text)
 {
 	int r = second_region_arg(c->o, "cmp", text, 0, &c->a, &c->b);
 
-	return r ? r : check_width_aligned("cmp", &c->b, c->o->width, "elements");
+	return r ? r : width_aligned(c->o, "cmp", &c->b, "elements");
 }
 
 /* A FILE: regular, so that its size is known before anything is read */
@@ -69,7 +69,7 @@ static int prepare(struct cmp *c, char **argv)
 	int r = region_arg(c->o, "cmp", argv[0], REGION_NEED_SIZE, &c->a);
 
 	if (!r)
-		r = check_width_aligned("cmp", &c->a, c->o->width, "elements");
+		r = width_aligned(c->o, "cmp", &c->a, "elements");
 	if (r)
 		return r;
 	/* what parses as a region is one; ./NAME is a file of any name */

@@ -25,9 +25,9 @@ struct copy {
 static int check_aligned(const struct copy *c, const struct extent *x,
 			 const char *why)
 {
-	if (x->plan.cache != CACHE_UC && x->plan.cache != CACHE_WC)
+	if (x->plan.cache != PFNMAP_CACHE_UC && x->plan.cache != PFNMAP_CACHE_WC)
 		return 0;
-	return check_width_aligned("copy", x, c->o->width, why);
+	return width_aligned(c->o, "copy", x, why);
 }
 
 static int prepare(struct copy *c, char **argv)

@@ -108,8 +108,8 @@ static int prepare(const struct options *o, const char *cmd, bool hex,
 {
 	int r = region_arg(o, cmd, text, REGION_NEED_SIZE, x);
 
-	if (!r && (x->plan.cache == CACHE_UC || x->plan.cache == CACHE_WC))
-		r = check_width_aligned(cmd, x, o->width, "uncached loads");
+	if (!r && (x->plan.cache == PFNMAP_CACHE_UC || x->plan.cache == PFNMAP_CACHE_WC))
+		r = width_aligned(o, cmd, x, "uncached loads");
 	if (!r && !hex)
 		r = output_refuse_tty(o->output, o->force);
 	return r;

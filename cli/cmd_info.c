@@ -62,14 +62,10 @@ static void print_cache(const struct options *o, const struct extent *x,
 			enum ram_state s)
 {
 	bool helper = !o->device && !x->plan.file[0];
-	static const enum pfnmap_cache type[] = {
-		[CACHE_UC] = PFNMAP_CACHE_UC, [CACHE_WC] = PFNMAP_CACHE_WC,
-		[CACHE_WB] = PFNMAP_CACHE_WB,
-	};
 
-	if (x->plan.cache != CACHE_AUTO)
-		printf("cache: %s%s\n", cache_names[x->plan.cache],
-		       helper ? cache_arch_words(type[x->plan.cache]) : "");
+	if (x->plan.cache != PFNMAP_CACHE_AUTO)
+		printf("cache: %s%s\n", cache_name(x->plan.cache),
+		       helper ? cache_arch_words(x->plan.cache) : "");
 	else if (s == RAM_ALL)
 		printf("cache: auto: wb (System RAM is always write-back)\n");
 	else if (o->device)
@@ -124,7 +120,7 @@ static void print_helper(void)
 static void print_bar(const struct pci_bar *b)
 {
 	printf("device: %s %04x:%04x %s\n", b->slot, b->vendor, b->device,
-	       pci_names(b));
+	       device_names(b));
 	printf("driver: %s\n", b->driver[0] ? b->driver : "none");
 	printf("bar: bar%u 0x%llx-0x%llx, size 0x%llx, %s-bit, %s\n", b->index,
 	       (unsigned long long)b->start,
@@ -147,7 +143,7 @@ static void print_range(const struct extent *r)
 static int print_config(const struct extent *x)
 {
 	printf("device: %s %04x:%04x %s\n", x->bar.slot, x->bar.vendor,
-	       x->bar.device, pci_names(&x->bar));
+	       x->bar.device, device_names(&x->bar));
 	printf("driver: %s\n", x->bar.driver[0] ? x->bar.driver : "none");
 	printf("config: 0x%llx-0x%llx, size 0x%llx, in %llu bytes of configuration space, through libpci\n",
 	       (unsigned long long)x->start,
@@ -167,7 +163,7 @@ static void json_bar(struct json_object *j, const struct extent *r)
 		return;
 	}
 	j = jout_object(j, "pci");
-	jout_pci_device(j, b, -1);
+	jout_pci_device(j, b, -1, device_names(b));
 	if (r->is_config) {
 		/* the device's facts; config space is no BAR */
 		jout_null(j, "bar");
@@ -292,8 +288,8 @@ static int info_json(const struct options *o, const struct extent *r)
 	known = json_iomem(j, r, &s);
 	jout_str(j, "ram", known ? ram[s] : NULL);
 	/* what auto turns into; "auto" where only the kernel knows */
-	jout_str(j, "cache", r->plan.cache != CACHE_AUTO ?
-		 cache_names[r->plan.cache] : known && s == RAM_ALL ? "wb" :
+	jout_str(j, "cache", r->plan.cache != PFNMAP_CACHE_AUTO ?
+		 cache_name(r->plan.cache) : known && s == RAM_ALL ? "wb" :
 		 "auto");
 	json_helper(j, !o->device && !r->plan.file[0]);
 	jout_str(j, "space", "memory");

@@ -212,8 +212,8 @@ static int prepare(struct load *l, char **argv, struct extent *x)
 	/* a BAR without +SIZE: the input may fill it up to its end */
 	if (!r && !x->has_size)
 		r = size_from_input(l, x, x->is_bar || x->is_config ? x->size : 0);
-	if (!r && (x->plan.cache == CACHE_UC || x->plan.cache == CACHE_WC))
-		r = check_width_aligned("load", x, l->o->width, "uncached stores");
+	if (!r && (x->plan.cache == PFNMAP_CACHE_UC || x->plan.cache == PFNMAP_CACHE_WC))
+		r = width_aligned(l->o, "load", x, "uncached stores");
 	return r;
 }
 

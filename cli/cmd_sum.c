@@ -166,9 +166,9 @@ static int prepare(const struct options *o, char **argv, int n,
 
 	for (i = 0; !r && i < n; i++) {
 		r = region_arg(o, "sum", argv[i], REGION_NEED_SIZE, &x[i]);
-		if (!r && (x[i].plan.cache == CACHE_UC ||
-			   x[i].plan.cache == CACHE_WC))
-			r = check_width_aligned("sum", &x[i], o->width, "uncached loads");
+		if (!r && (x[i].plan.cache == PFNMAP_CACHE_UC ||
+			   x[i].plan.cache == PFNMAP_CACHE_WC))
+			r = width_aligned(o, "sum", &x[i], "uncached loads");
 	}
 	return r;
 }

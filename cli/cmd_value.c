@@ -49,7 +49,7 @@ int cmd_fill(struct options *o, char **argv)
 	int r = region_arg(o, "fill", argv[0], REGION_NEED_SIZE | REGION_WRITES, &x);
 
 	if (!r)
-		r = check_width_aligned("fill", &x, o->width, "stores");
+		r = width_aligned(o, "fill", &x, "stores");
 	if (!r)
 		r = value_arg("fill", argv[1], o->width, &value);
 	return r ? r : access_value(o, "fill", OP_FILL, &x, &value);

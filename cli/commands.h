@@ -3,9 +3,10 @@
 #ifndef PFNMAP_COMMANDS_H
 #define PFNMAP_COMMANDS_H
 
+#include "open.h"
 #include "pfnmap.h"
+#include "session.h"
 #include "target.h"
-#include "window.h"
 
 /* printf's "%0*llx" arguments for a value of w bytes: 2 * w hex digits */
 #define HEX(w, v)	(2 * (int)(w)), (unsigned long long)(v)
@@ -102,6 +103,19 @@ int rmw_value(const struct options *o, const char *cmd,
 /* -v and -n: say what will be done; returns 1 when it was a dry run */
 int announce(const struct options *o, const char *cmd,
 	     const struct extent *x);
+
+/*
+ * The core's session for a command run with options o: one for the run,
+ * its settings o's
+ */
+struct pf_session *session_for(const struct options *o);
+
+/* A BAR's vendor and device names (pci.ids), until the next call */
+const char *device_names(const struct pci_bar *b);
+
+/* check_width_aligned() for o's --width */
+int width_aligned(const struct options *o, const char *cmd,
+		  const struct extent *x, const char *why);
 
 /* Opens x's target and a mapping of x through it, for cmd */
 int open_mapping(const struct options *o, const char *cmd,

@@ -13,7 +13,6 @@
 
 #include "json.h"
 #include "msg.h"
-#include "pci.h"
 
 /* Set when an allocation failed since the last jout_print */
 static bool jout_failed;
@@ -225,7 +224,7 @@ void jout_where(struct json_object *j, const char *key,
 }
 
 void jout_pci_device(struct json_object *j, const struct pci_bar *b,
-		     int class)
+		     int class, const char *names)
 {
 	char id[8];
 
@@ -238,6 +237,6 @@ void jout_pci_device(struct json_object *j, const struct pci_bar *b,
 		snprintf(id, sizeof(id), "%04x", (unsigned int)class & 0xffff);
 		jout_str(j, "class", id);
 	}
-	jout_str(j, "names", pci_names(b));
+	jout_str(j, "names", names);
 	jout_str(j, "driver", b->driver[0] ? b->driver : NULL);
 }

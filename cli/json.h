@@ -93,6 +93,6 @@ void jout_where(struct json_object *j, const char *key,
  * "names", "driver" (null for none)
  */
 void jout_pci_device(struct json_object *j, const struct pci_bar *b,
-		     int class);
+		     int class, const char *names);
 
 #endif

@@ -162,15 +162,15 @@ static char *help_filter(int key, const char *text, void *input)
 	return buf;
 }
 
-static enum cache_type parse_cache(const char *text, struct argp_state *state)
+static enum pfnmap_cache parse_cache(const char *text, struct argp_state *state)
 {
 	int i;
 
-	for (i = CACHE_AUTO; i <= CACHE_WB; i++)
-		if (!strcmp(text, cache_names[i]))
+	for (i = PFNMAP_CACHE_AUTO; i <= PFNMAP_CACHE_WB; i++)
+		if (!strcmp(text, cache_name(i)))
 			return i;
 	argp_failure(state, EXIT_USAGE, 0, "--cache=%s: the cache type is auto, uc, wc or wb", text);
-	return CACHE_AUTO;
+	return PFNMAP_CACHE_AUTO;
 }
 
 static enum sum_algo parse_algo(const char *text, struct argp_state *state)
@@ -474,7 +474,7 @@ static void check_stdout_at_exit(void)
 
 int main(int argc, char **argv)
 {
-	struct parsed p = { .o = { .width = 4, .cache = CACHE_AUTO,
+	struct parsed p = { .o = { .width = 4, .cache = PFNMAP_CACHE_AUTO,
 				   .timeout_ns = 1000000000, .max_diffs = 10,
 				   .loops = 1, .max_errors = 100 } };
 	int r;

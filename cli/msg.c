@@ -2,6 +2,7 @@
 /* Messages on stderr: one line each, "pfnmap: " first. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "msg.h"
 #include "progress.h"
@@ -36,6 +37,20 @@ static void vmsg(const char *fmt, va_list ap)
 	/* never in the middle of the progress line */
 	progress_clear();
 	fprintf(stderr, "pfnmap: %s\n", out);
+}
+
+/* A line the core formatted: filtered by its level there already */
+void msg_report(struct pf_session *s, enum pf_level level, const char *line)
+{
+	(void)s;
+	(void)level;
+	pf_error("%s", line);
+}
+
+void msg_fatal(struct pf_session *s)
+{
+	(void)s;
+	exit(EXIT_FAIL);
 }
 
 void pf_error(const char *fmt, ...)

@@ -8,6 +8,8 @@
 
 #include <stdbool.h>
 
+#include "session.h"
+
 /* -q and -v, set once by main() */
 extern bool msg_quiet;
 extern int msg_verbose;
@@ -24,5 +26,9 @@ void pf_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pf_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Printed with -v only */
 void pf_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A session's report and fatal callbacks: the core's messages, its end */
+void msg_report(struct pf_session *s, enum pf_level level, const char *line);
+void msg_fatal(struct pf_session *s) __attribute__((noreturn));
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * pfnmap: what every part shares: the options, cache types, exit codes.
+ * The command line parsed: the options every command and batch line carry.
  */
 #ifndef PFNMAP_H
 #define PFNMAP_H
@@ -9,23 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Exit status; documented in --help, README and pfnmap(8) */
-enum pfnmap_exit {
-	EXIT_OK = 0,
-	EXIT_FAIL = 1,		/* I/O on input or output failed, short input */
-	EXIT_REFUSED = 2,	/* the helper, the kernel or a rule refused it */
-	EXIT_NOHELPER = 3,	/* /dev/pfnmap missing and the module not loadable */
-	EXIT_FAULT = 4,		/* bus error or fault touching the mapping */
-	EXIT_MISMATCH = 5,	/* a check that does not hold (expect) */
-	EXIT_USAGE = 64,	/* bad command line (argp's own code) */
-};
-
-enum cache_type {
-	CACHE_AUTO,
-	CACHE_UC,
-	CACHE_WC,
-	CACHE_WB,
-};
+#include "uapi/pfnmap.h"
+#include "status.h"
 
 /* --progress, --no-progress: the last one given counts */
 enum progress_mode {
@@ -50,7 +35,7 @@ enum sum_algo {
 struct options {
 	unsigned int width;		/* access width in bytes: 1, 2, 4, 8 */
 	bool width_set;
-	enum cache_type cache;
+	enum pfnmap_cache cache;
 	const char *output;
 	const char *device;
 	const char *module;
@@ -85,7 +70,5 @@ struct options {
 	char *pci_params[16];		/* -O NAME=VALUE */
 	unsigned int n_pci_params;
 };
-
-extern const char *cache_names[];
 
 #endif

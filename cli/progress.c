@@ -22,7 +22,6 @@
 #define MIN_STRIDE	4096ULL		/* bytes between two clock reads */
 #define MAX_STRIDE	(64ULL << 20)
 
-struct progress_count progress_count = { 0, UINT64_MAX };
 
 static struct {
 	bool active;
@@ -108,6 +107,7 @@ void progress_start(const struct options *o, uint64_t total,
 	pg.stride = pg.interval_ns ? 16 * MIN_STRIDE : 0;
 	progress_count.done = 0;
 	progress_count.check_at = pg.stride;
+	progress_due = progress_check;
 }
 
 /* v bytes as "512 B", "1.50 KiB", "12.3 MiB", "768 GiB" */

@@ -19,14 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "count.h"
 #include "pfnmap.h"
-
-struct progress_count {
-	uint64_t done;		/* bytes */
-	uint64_t check_at;	/* the clock is read when done reaches it */
-};
-
-extern struct progress_count progress_count;
 
 /*
  * The clock, CLOCK_MONOTONIC in ns. A pointer only so that the unit tests
@@ -44,13 +38,6 @@ void progress_start(const struct options *o, uint64_t total,
 		    const char *label);
 /* Reads the clock; draws the line when it is due */
 void progress_check(void);
-
-static inline void progress_advance(uint64_t bytes)
-{
-	progress_count.done += bytes;
-	if (progress_count.done >= progress_count.check_at)
-		progress_check();
-}
 
 /*
  * Takes the line off the terminal before a message (msg.c) goes there;

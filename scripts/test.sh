@@ -100,12 +100,12 @@ cross_build arm64 qemu-aarch64 gcc-aarch64-linux-gnu
 # 32-bit ARM: ~15 s to build, 3.5 to 5 min of tests on 2 cores (qemu-arm
 # is the slowest of the emulators)
 cross_build armhf qemu-arm gcc-arm-linux-gnueabihf
-# Its exact-width 64-bit accesses are LDRD and STRD (cli/access.h), never
+# Its exact-width 64-bit accesses are LDRD and STRD (lib/access.h), never
 # the exclusive LDREXD/STREXD loop that 64-bit __atomic code becomes on
 # ARMv7, which Device memory need not support: none anywhere in the CLI
 n=$(arm-linux-gnueabihf-objdump -d build-armhf/cli/pfnmap | grep -cE '\s(ldrexd|strexd)\s' || true)
 [ "$n" = 0 ] ||
-	die "build-armhf: $n LDREXD/STREXD in cli/pfnmap (cli/access.h's arm code not used?)"
+	die "build-armhf: $n LDREXD/STREXD in cli/pfnmap (lib/access.h's arm code not used?)"
 
 # Every cli and pci script under ASan (leaks included) and UBSan; valgrind
 # runs a few of them in build (tests/CMakeLists.txt: PFNMAP_VALGRIND_TESTS)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The tracing hook of cli/access.c (ACCESS_TRACE) for pfnmap-traced, a
+ * The tracing hook of lib/access.c (ACCESS_TRACE) for pfnmap-traced, a
  * pfnmap whose exact-width accesses can be seen on the host: with
  * PFNMAP_ACCESS_TRACE=FILE each io_read and io_write appends a line
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer target: devspec_parse (cli/devspec.c) on the input's bytes as
+ * libFuzzer target: devspec_parse (lib/devspec.c) on the input's bytes as
  * they are, with their length (the parser takes a length, not a C string:
  * embedded NULs and no terminator at all are fair game; libFuzzer's copy
  * of the input is exactly its size, so ASan sees a read past it).

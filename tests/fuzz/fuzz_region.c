@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer target: region_parse (cli/region.c) on the input as a C string
+ * libFuzzer target: region_parse (lib/region.c) on the input as a C string
  * (a NUL-terminated copy of exactly its bytes; an embedded NUL ends it, as
  * it would end an argv string).
  *

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer target: parse_value, parse_number and parse_width
- * (cli/region.c). The first input byte picks the width of parse_value:
+ * (lib/region.c). The first input byte picks the width of parse_value:
  * 1 << (byte & 3) bytes, so '0' 1, '1' 2, '2' 4, '3' 8; the rest is the
  * text, as a NUL-terminated copy (an embedded NUL ends it).
  *

@@ -135,7 +135,7 @@ static size_t read_block(int fd, unsigned char *in, size_t n, uint64_t off)
 /*
  * Format len bytes at off to stdout, read in 1 MiB blocks and fed in
  * 4 KiB pieces, the text written every 256 KiB: as pfnmap hexdump does
- * (cli/window.h's PIECE, cli/cmd_dump.c's FLUSH), without the mapping
+ * (lib/window.h's PIECE, cli/cmd_dump.c's FLUSH), without the mapping
  */
 static void format_blocks(int fd, uint64_t off, uint64_t len)
 {
@@ -168,7 +168,7 @@ static void format_blocks(int fd, uint64_t off, uint64_t len)
 
 /*
  * One load a page of len bytes at off, through MAP_POPULATE mappings of
- * 64 MiB (cli/window.c's): what a fresh mapping costs before any
+ * 64 MiB (lib/window.c's): what a fresh mapping costs before any
  * formatting
  */
 static void touch_pages(int fd, uint64_t off, uint64_t len)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The access loops (cli/access.c), built here with ACCESS_TRACE so that every
+ * The access loops (lib/access.c), built here with ACCESS_TRACE so that every
  * exact-width access is recorded: io_copy_from, io_copy_to, io_fill, io_read
  * and io_write must make accesses of exactly the width, in ascending order,
  * each address once, covering exactly [p, p + len), in the CPU's byte order,
@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #define ACCESS_TRACE
-#include "../../cli/access.c"
+#include "../../lib/access.c"
 
 #define GUARD		64		/* bytes checked on each side */
 #define AREA		(3 * 4096 + 256)	/* room for > one bulk pattern */

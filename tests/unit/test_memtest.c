@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The memory test engine (cli/memtest.c), built here with MEMTEST_SIM so
+ * The memory test engine (lib/memtest.c), built here with MEMTEST_SIM so
  * that every access goes to a simulated memory with one injected fault.
  * Each fault must be found by the tests meant to find it, reported at the
  * right address with the right bit and named in the summary's words; a
@@ -67,7 +67,7 @@
 #include <cmocka.h>
 
 #define MEMTEST_SIM
-#include "../../cli/memtest.c"
+#include "../../lib/memtest.c"
 
 #define SIM_SIZE	(8 * 1024)
 #define GUARD		64

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * poll's loop (cli/poll.c) against a fake register and a fake clock:
+ * poll's loop (lib/poll.c) against a fake register and a fake clock:
  * every read is logged with the time it began, so the semantics of
  * read_poll_timeout() are checked exactly: the deadline looked at before
  * each read, the giving-up read begun at or after it, a match on that last

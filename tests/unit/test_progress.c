@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/poll.h>	/* <poll.h> is cli/poll.h here */
+#include <sys/poll.h>	/* <poll.h> is lib/poll.h here */
 #include <termios.h>
 #include <unistd.h>
 #include <cmocka.h>

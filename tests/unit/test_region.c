@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The region grammar (cli/region.c): numbers, regions, values, widths and
+ * The region grammar (lib/region.c): numbers, regions, values, widths and
  * page frame arithmetic. Every error case checks the return value and the
  * exact message a user would read after "pfnmap: CMD: ".
  */

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -14,26 +15,23 @@
 #include <unistd.h>
 
 #include "kmodload.h"
-#include "msg.h"
 #include "target.h"
 
-const char *cache_names[] = {
-	[CACHE_AUTO] = "auto",
-	[CACHE_UC] = "uc",
-	[CACHE_WC] = "wc",
-	[CACHE_WB] = "wb",
-};
-
-static int explain_open_error(const char *path, int errnum)
+static int explain_open_error(struct target *t, const char *path, int errnum)
 {
 	const char *lock = kernel_lockdown();
 
 	if ((errnum == EPERM || errnum == EACCES) && lock) {
-		pf_error("%s: the kernel is locked down (%s): it refuses physical memory access to everyone; boot without lockdown (lockdown=none, Secure Boot off) to lift it", path, lock);
+		report_error(t->s,
+			     "%s: the kernel is locked down (%s): it refuses physical memory "
+			     "access to everyone; boot without lockdown (lockdown=none, Secure "
+			     "Boot off) to lift it", path, lock);
 	} else if (errnum == EPERM || errnum == EACCES) {
-		pf_error("%s: permission denied: mapping physical memory needs root with CAP_SYS_RAWIO (try sudo)", path);
+		report_error(t->s,
+			     "%s: permission denied: mapping physical memory needs root with "
+			     "CAP_SYS_RAWIO (try sudo)", path);
 	} else {
-		pf_error("cannot open %s: %s", path, strerror(errnum));
+		report_error(t->s, "cannot open %s: %s", path, strerror(errnum));
 	}
 	return EXIT_NOHELPER;
 }
@@ -52,16 +50,18 @@ static int open_after_load(int flags)
 }
 
 /* /dev/pfnmap is missing: load the helper, then wait for the node */
-static int load_and_open(struct target *t, const struct options *o, int flags)
+static int load_and_open(struct target *t, int flags)
 {
-	int r = helper_load(o->module);
+	int r = helper_load(t->s);
 
 	if (r)
 		return r;
 	errno = ENOENT;
 	t->fd = open_after_load(flags);
 	if (t->fd < 0 && errno == ENOENT) {
-		pf_error("the helper module is loaded but %s did not appear; is devtmpfs mounted on /dev? (see dmesg)", PFNMAP_DEV);
+		report_error(t->s,
+			     "the helper module is loaded but %s did not appear; is devtmpfs "
+			     "mounted on /dev? (see dmesg)", PFNMAP_DEV);
 		return EXIT_NOHELPER;
 	}
 	return 0;
@@ -72,17 +72,23 @@ static int helper_info(struct target *t)
 	memset(&t->info, 0, sizeof(t->info));
 	if (ioctl(t->fd, PFNMAP_IOC_GET_INFO, &t->info) < 0 && errno == ENOTTY &&
 	    ioctl(t->fd, PFNMAP_IOC_GET_INFO_ABI1, &t->info) == 0) {
-		pf_error("%s speaks ABI version %u, this pfnmap speaks %u: load the helper that came with this pfnmap", t->path,
-		    t->info.abi_version, PFNMAP_ABI_VERSION);
+		report_error(t->s,
+			     "%s speaks ABI version %u, this pfnmap speaks %u: load the helper "
+			     "that came with this pfnmap", t->path, t->info.abi_version,
+			     PFNMAP_ABI_VERSION);
 		return EXIT_NOHELPER;
 	}
 	if (t->info.size == 0) {
-		pf_error("%s does not answer PFNMAP_IOC_GET_INFO (%s): it is not the pfnmap helper", t->path, strerror(errno));
+		report_error(t->s,
+			     "%s does not answer PFNMAP_IOC_GET_INFO (%s): it is not the pfnmap "
+			     "helper", t->path, strerror(errno));
 		return EXIT_NOHELPER;
 	}
 	if (t->info.abi_version != PFNMAP_ABI_VERSION) {
-		pf_error("%s speaks ABI version %u, this pfnmap speaks %u: load the helper that came with this pfnmap", t->path,
-		    t->info.abi_version, PFNMAP_ABI_VERSION);
+		report_error(t->s,
+			     "%s speaks ABI version %u, this pfnmap speaks %u: load the helper "
+			     "that came with this pfnmap", t->path, t->info.abi_version,
+			     PFNMAP_ABI_VERSION);
 		return EXIT_NOHELPER;
 	}
 	return 0;
@@ -93,28 +99,31 @@ static int set_cache(struct target *t)
 {
 	__u32 c = t->cache;
 
-	if (t->cache == CACHE_AUTO || !ioctl(t->fd, PFNMAP_IOC_SET_CACHE, &c))
+	if (t->cache == PFNMAP_CACHE_AUTO || !ioctl(t->fd, PFNMAP_IOC_SET_CACHE, &c))
 		return 0;
-	pf_error("the helper cannot map with cache type %s: %s", cache_names[t->cache], errno == EOPNOTSUPP ? "x86 PAT is off (boot without nopat)" : strerror(errno));
+	report_error(t->s, "the helper cannot map with cache type %s: %s", cache_name(t->cache),
+		     errno == EOPNOTSUPP ? "x86 PAT is off (boot without nopat)" : strerror(errno));
 	return EXIT_REFUSED;
 }
 
-static int open_helper(struct target *t, const struct options *o, int flags)
+static int open_helper(struct target *t, int flags)
 {
 	int r;
 
 	t->path = PFNMAP_DEV;
 	t->fd = open(PFNMAP_DEV, flags);
-	if (t->fd < 0 && errno == ENOENT && !o->no_load) {
-		r = load_and_open(t, o, flags);
+	if (t->fd < 0 && errno == ENOENT && !t->s->set.no_load) {
+		r = load_and_open(t, flags);
 		if (r)
 			return r;
 	} else if (t->fd < 0 && errno == ENOENT) {
-		pf_error("%s does not exist and --no-load forbids loading the helper; load it (modprobe pfnmap) or drop --no-load", PFNMAP_DEV);
+		report_error(t->s,
+			     "%s does not exist and --no-load forbids loading the helper; load it "
+			     "(modprobe pfnmap) or drop --no-load", PFNMAP_DEV);
 		return EXIT_NOHELPER;
 	}
 	if (t->fd < 0)
-		return explain_open_error(PFNMAP_DEV, errno);
+		return explain_open_error(t, PFNMAP_DEV, errno);
 	t->helper = true;
 	r = helper_info(t);
 	if (r)
@@ -131,11 +140,11 @@ static int open_file(struct target *t, const char *path, uint64_t base,
 	t->path = path;
 	t->file_base = base;
 	/* O_DSYNC: /dev/mem maps uncached then, as with the helper's uc */
-	if (t->cache == CACHE_UC)
+	if (t->cache == PFNMAP_CACHE_UC)
 		flags |= O_DSYNC;
 	t->fd = open(path, flags);
 	if (t->fd < 0)
-		return explain_open_error(path, errno);
+		return explain_open_error(t, path, errno);
 	if (fstat(t->fd, &st) == 0)
 		t->regular = S_ISREG(st.st_mode);
 	return 0;
@@ -154,72 +163,84 @@ unsigned int page_shift(void)
 	return shift;
 }
 
-bool target_keep;
-
-/* The targets batch keeps open; a few distinct ones at most in practice */
+/* The targets a session keeps; a few distinct ones at most in practice */
 #define KEPT_MAX	16
-static struct kept {
-	char path[PATH_MAX + 8];
-	int flags;
-	struct target t;
-} kept[KEPT_MAX];
-static unsigned int n_kept;
+struct pf_kept_targets {
+	unsigned int n;
+	struct kept {
+		char path[PATH_MAX + 8];
+		int flags;
+		struct target t;
+	} k[KEPT_MAX];
+};
 
-static struct kept *kept_find(const char *path, int flags,
-			      enum cache_type cache, uint64_t base)
+/* The session's table; NULL when it keeps none (or has no memory for it) */
+static struct pf_kept_targets *kept_targets(struct pf_session *s)
+{
+	if (s->keep && !s->targets)
+		s->targets = calloc(1, sizeof(*s->targets));
+	return s->keep ? s->targets : NULL;
+}
+
+static struct kept *kept_find(struct pf_kept_targets *kt, const char *path,
+			      int flags, enum pfnmap_cache cache, uint64_t base)
 {
 	unsigned int i;
 
-	for (i = 0; i < n_kept; i++)
-		if (kept[i].flags == flags && kept[i].t.cache == cache &&
-		    kept[i].t.file_base == base && !strcmp(kept[i].path, path))
-			return &kept[i];
+	for (i = 0; kt && i < kt->n; i++)
+		if (kt->k[i].flags == flags && kt->k[i].t.cache == cache &&
+		    kt->k[i].t.file_base == base && !strcmp(kt->k[i].path, path))
+			return &kt->k[i];
 	return NULL;
 }
 
 /* A target just opened, kept for the next target_open of the same */
-static void kept_add(struct target *t, int flags)
+static void kept_add(struct pf_kept_targets *kt, struct target *t, int flags)
 {
-	struct kept *k = &kept[n_kept];
+	struct kept *k = &kt->k[kt->n];
 
-	if (n_kept == KEPT_MAX)
+	if (kt->n == KEPT_MAX)
 		return;		/* more than that: opened and closed each time */
 	snprintf(k->path, sizeof(k->path), "%s", t->path);
 	k->flags = flags;
 	k->t = *t;
 	k->t.path = k->path;
-	n_kept++;
+	kt->n++;
 }
 
 bool target_kept(const struct target *t)
 {
+	struct pf_kept_targets *kt = t->s ? t->s->targets : NULL;
 	unsigned int i;
 
-	for (i = 0; i < n_kept; i++)
-		if (kept[i].t.fd == t->fd)
+	for (i = 0; kt && t->s->keep && i < kt->n; i++)
+		if (kt->k[i].t.fd == t->fd)
 			return true;
 	return false;
 }
 
-static int open_target(struct target *t, const struct options *o,
-		       const struct map_plan *plan, int flags)
+static int open_target(struct target *t, const struct map_plan *plan,
+		       int flags)
 {
-	if (o->device)
-		return open_file(t, o->device, 0, flags);
+	const char *device = t->s->set.device;
+
+	if (device)
+		return open_file(t, device, 0, flags);
 	if (plan->file[0])
 		return open_file(t, plan->file, plan->file_base, flags);
-	return open_helper(t, o, flags);
+	return open_helper(t, flags);
 }
 
-int target_open(struct target *t, const struct options *o,
+int target_open(struct pf_session *s, struct target *t,
 		const struct map_plan *plan, bool write)
 {
 	int flags = (write ? O_RDWR : O_RDONLY) | O_CLOEXEC;
-	const char *path = o->device ? o->device :
+	const char *device = s->set.device;
+	const char *path = device ? device :
 			   plan->file[0] ? plan->file : PFNMAP_DEV;
-	uint64_t base = o->device ? 0 : plan->file_base;
-	struct kept *k = target_keep ?
-			 kept_find(path, flags, plan->cache, base) : NULL;
+	uint64_t base = device ? 0 : plan->file_base;
+	struct pf_kept_targets *kt = kept_targets(s);
+	struct kept *k = kept_find(kt, path, flags, plan->cache, base);
 	int r;
 
 	if (k) {
@@ -227,26 +248,31 @@ int target_open(struct target *t, const struct options *o,
 		return 0;
 	}
 	memset(t, 0, sizeof(*t));
+	t->s = s;
 	t->fd = -1;
 	t->writable = write;
 	t->cache = plan->cache;
-	r = open_target(t, o, plan, flags);
-	if (!r && target_keep)
-		kept_add(t, flags);
+	r = open_target(t, plan, flags);
+	if (!r && kt)
+		kept_add(kt, t, flags);
 	return r;
 }
 
 void target_close(struct target *t)
 {
-	if (t->fd >= 0 && !(target_keep && target_kept(t)))
+	if (t->fd >= 0 && !target_kept(t))
 		close(t->fd);
 	t->fd = -1;
 }
 
-void target_release_all(void)
+void target_release_all(struct pf_session *s)
 {
-	while (n_kept)
-		close(kept[--n_kept].t.fd);
+	struct pf_kept_targets *kt = s->targets;
+
+	while (kt && kt->n)
+		close(kt->k[--kt->n].t.fd);
+	free(kt);
+	s->targets = NULL;
 }
 
 unsigned int target_phys_bits(const struct target *t)
@@ -254,9 +280,11 @@ unsigned int target_phys_bits(const struct target *t)
 	return t->helper ? t->info.phys_bits : 64;
 }
 
-const char *applied_name(enum pfnmap_cache c)
+const char *cache_name(enum pfnmap_cache c)
 {
 	switch (c) {
+	case PFNMAP_CACHE_AUTO:
+		return "auto";
 	case PFNMAP_CACHE_UC:
 		return "uc";
 	case PFNMAP_CACHE_WC:
@@ -324,11 +352,11 @@ enum pfnmap_cache target_applied(struct target *t)
 	if (t->helper)
 		return PFNMAP_CACHE_UNKNOWN;
 	switch (t->cache) {
-	case CACHE_UC:
+	case PFNMAP_CACHE_UC:
 		return PFNMAP_CACHE_UC;
-	case CACHE_WC:
+	case PFNMAP_CACHE_WC:
 		return PFNMAP_CACHE_WC;
-	case CACHE_WB:
+	case PFNMAP_CACHE_WB:
 		return PFNMAP_CACHE_WB;
 	default:
 		/* a file is page cache; a device file may be MMIO */
@@ -356,22 +384,31 @@ static const char *mmap_rule(const struct target *t, int errnum)
 	case EPERM:
 		if (helper_locked_down(t))
 			return NULL;	/* target_mmap_error() says it */
-		return "it is System RAM that the kernel manages, which the helper refuses; load pfnmap with allow_ram=1 to map it (write-back only)";
+		return "it is System RAM that the kernel manages, which the helper refuses; load "
+		       "pfnmap with allow_ram=1 to map it (write-back only)";
 	case EADDRINUSE:
-		return "a driver claimed it exclusively (IORESOURCE_EXCLUSIVE), which forbids mapping it into user space; pfnmap info names the driver: unbind it to map the range";
+		return "a driver claimed it exclusively (IORESOURCE_EXCLUSIVE), which forbids "
+		       "mapping it into user space; pfnmap info names the driver: unbind it to "
+		       "map the range";
 	case EXDEV:
-		return "it mixes System RAM with addresses that are not System RAM; split it where System RAM ends (see /proc/iomem)";
+		return "it mixes System RAM with addresses that are not System RAM; split it "
+		       "where System RAM ends (see /proc/iomem)";
 	case EOPNOTSUPP:
-		if (t->cache == CACHE_WB)
-			return "write-back is refused on a device's range on ARM (the CPU may read and write back cacheable memory when it likes); use --cache=auto, uc or wc";
+		if (t->cache == PFNMAP_CACHE_WB)
+			return "write-back is refused on a device's range on ARM (the CPU may "
+			       "read and write back cacheable memory when it likes); use "
+			       "--cache=auto, uc or wc";
 		return "System RAM can only be mapped write-back (--cache=wb or auto)";
 	case ENOSPC:
-		return "all mappings through the helper would cover more than its max_total; unmap others, or raise /sys/module/pfnmap/parameters/max_total";
+		return "all mappings through the helper would cover more than its max_total; "
+		       "unmap others, or raise /sys/module/pfnmap/parameters/max_total";
 	case EBUSY:
 #if defined(__x86_64__) || defined(__i386__)
-		return "the kernel would map it with another cache type (an existing mapping or the MTRRs decide); use the type `pfnmap info` shows, or --cache=auto";
+		return "the kernel would map it with another cache type (an existing mapping or "
+		       "the MTRRs decide); use the type `pfnmap info` shows, or --cache=auto";
 #else
-		return "the kernel mapped it with another cache type than the one asked for; use --cache=auto";
+		return "the kernel mapped it with another cache type than the one asked for; use "
+		       "--cache=auto";
 #endif
 	default:
 		return NULL;
@@ -386,15 +423,26 @@ int target_mmap_error(const struct target *t, int errnum, uint64_t start,
 	unsigned long long s = start, e = start + (size - 1);
 
 	if (t->helper && errnum == ERANGE)
-		pf_error("the helper refuses 0x%llx-0x%llx: it ends beyond the %u-bit physical addresses the helper can map (phys-bits in pfnmap info)", s, e, target_phys_bits(t));
+		report_error(t->s,
+			     "the helper refuses 0x%llx-0x%llx: it ends beyond the %u-bit "
+			     "physical addresses the helper can map (phys-bits in pfnmap info)", s,
+			     e, target_phys_bits(t));
 	else if (t->helper && errnum == EFBIG)
-		pf_error("the helper refuses 0x%llx-0x%llx: one mapping may be %llu MiB at most, as the helper fills its page tables at once", s, e, (unsigned long long)(t->info.max_map >> 20));
+		report_error(t->s,
+			     "the helper refuses 0x%llx-0x%llx: one mapping may be %llu MiB at "
+			     "most, as the helper fills its page tables at once", s, e,
+			     (unsigned long long)(t->info.max_map >> 20));
 	else if (t->helper && errnum == EPERM && !rule)
-		pf_error("the helper refuses 0x%llx-0x%llx: the kernel is now locked down%s%s%s, which refuses physical memory access to everyone, also through a /dev/pfnmap opened before; boot without lockdown (lockdown=none, Secure Boot off) to lift it", s, e, lock ? " (" : "", lock ? lock : "", lock ? ")" : "");
+		report_error(t->s,
+			     "the helper refuses 0x%llx-0x%llx: the kernel is now locked "
+			     "down%s%s%s, which refuses physical memory access to everyone, also "
+			     "through a /dev/pfnmap opened before; boot without lockdown "
+			     "(lockdown=none, Secure Boot off) to lift it", s, e, lock ? " (" : "",
+			     lock ? lock : "", lock ? ")" : "");
 	else if (rule)
-		pf_error("the helper refuses 0x%llx-0x%llx: %s", s, e, rule);
+		report_error(t->s, "the helper refuses 0x%llx-0x%llx: %s", s, e, rule);
 	else
-		pf_error("cannot map 0x%llx-0x%llx through %s: %s", s, e, t->path,
+		report_error(t->s, "cannot map 0x%llx-0x%llx through %s: %s", s, e, t->path,
 		    strerror(errnum));
 	return EXIT_REFUSED;
 }

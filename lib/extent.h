@@ -12,7 +12,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "pfnmap.h"
+#include "uapi/pfnmap.h"
+#include "session.h"
 
 /* A PCI memory BAR, as libpci and sysfs describe it */
 struct pci_bar {
@@ -28,7 +29,7 @@ struct pci_bar {
 struct map_plan {
 	char file[PATH_MAX + 8];	/* sysfs resourceN[_wc]; "" otherwise */
 	uint64_t file_base;		/* physical address at offset 0 of file */
-	enum cache_type cache;		/* asked, or what auto means here */
+	enum pfnmap_cache cache;		/* asked, or what auto means here */
 };
 
 struct pci_dev;
@@ -49,5 +50,10 @@ struct extent {
 	uint64_t config_size;		/* is_config: 256 or 4096 */
 	struct map_plan plan;
 };
+
+/* start and size multiples of width, or a message and EXIT_USAGE */
+int check_width_aligned(struct pf_session *s, const char *cmd,
+			const struct extent *x, unsigned int width,
+			const char *why);
 
 #endif /* PFNMAP_EXTENT_H */

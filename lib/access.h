@@ -115,7 +115,7 @@ io_store(volatile void *p, uint64_t val, unsigned int width)
  * One volatile load or store of exactly width bytes; 64-bit ones through
  * __atomic so that a 32-bit build still issues one 8-byte access (x87 or
  * SSE) instead of two 4-byte ones. Inline, for loops that pass a constant
- * width: the switch folds away (cli/memtest.c).
+ * width: the switch folds away (lib/memtest.c).
  */
 static inline __attribute__((always_inline)) uint64_t
 io_load(const volatile void *p, unsigned int width)

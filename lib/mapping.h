@@ -1,29 +1,28 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * An extent accessed through a target: mapped a page-aligned window at a
- * time, with the bus-error guard armed around every access. The first
- * window settles, once for the whole extent, the cache type the kernel
- * applied and so the kind of access: exact-width (uncached, write-combined:
- * each access exactly --width wide, in address order, each address once)
- * or bulk (write-back memory). Commands go through the entry points below
- * and never touch a mapping themselves. An extent of PCI configuration
- * space (is_config) maps nothing: the same entry points hand it to
- * config.h's backend, libpci, exact-width too.
+ * An extent accessed through a backend, chosen once when it is opened (as
+ * pciutils' pci_methods are): window.h maps physical memory a window at a
+ * time through a target (the helper, a --device file, a sysfs resourceN
+ * file); config.h reaches a device's configuration space through libpci.
+ * Every access is exact-width (uncached, write-combined, config space:
+ * each access exactly the mapping's width, in address order, each address
+ * once) or bulk (write-back memory). Commands go through the entry points
+ * below and never touch a mapping themselves. A new backend is one file
+ * with a struct backend and a line in mapping_open() (open.h).
  */
-#ifndef PFNMAP_WINDOW_H
-#define PFNMAP_WINDOW_H
+#ifndef PFNMAP_MAPPING_H
+#define PFNMAP_MAPPING_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "session.h"
 #include "target.h"
 
 /* The granularity of a fault: what is read before one reaches the sink */
 #define PIECE		4096
-/* Address space mapped at a time */
-#define WINDOW_SIZE	(64ULL << 20)
 
 /* Where map_read delivers the extent's bytes, in address order */
 struct sink {
@@ -55,7 +54,28 @@ struct source {
 /* map_write_in_place: nothing more in place; map_write does the rest */
 #define MAP_NOT_IN_PLACE	(-4)
 
+struct mapping;
+
+/* What a region is backed by: the entry points below, one each */
+struct backend {
+	int (*read)(struct mapping *m, struct sink *s);
+	int (*read_at)(struct mapping *m, uint64_t off, void *dst, size_t len);
+	int (*write)(struct mapping *m, uint64_t off, const void *src,
+		     size_t len, size_t *done);
+	int (*write_in_place)(struct mapping *m, uint64_t off, size_t len,
+			      struct source *src, size_t *done);
+	int (*fill)(struct mapping *m, uint64_t value);
+	int (*whole)(struct mapping *m, int (*fn)(void *ctx, volatile void *p),
+		     void *ctx, int *ret);
+	int (*read_value)(struct mapping *m, uint64_t *value);
+	int (*write_value)(struct mapping *m, uint64_t value);
+	/* reports a fault that ended an access (r EXIT_FAULT), releases */
+	void (*end)(struct mapping *m, int r);
+};
+
 struct mapping {
+	const struct backend *ops;
+	struct pf_session *s;
 	struct target *t;
 	const char *cmd;
 	const struct extent *x;
@@ -75,30 +95,46 @@ struct mapping {
 	int fault_sig;
 	uint64_t fault_phys;
 	bool fault_inside;		/* fault_phys is where it hit */
+	void *fault_addr;
 	/* config space (config.c): fault_phys is the offset */
 	bool fault_store;
 	char fault_why[160];		/* libpci's words, or "" */
 	unsigned char bounce[PIECE];
 };
 
-void mapping_init(struct mapping *m, struct target *t, const char *cmd,
-		  const struct extent *x, unsigned int width);
 /*
  * Unmaps; when r is EXIT_FAULT, reports the fault (after the command has
  * written out what it read before it). Returns r.
  */
-int mapping_end(struct mapping *m, int r);
+static inline int mapping_end(struct mapping *m, int r)
+{
+	m->ops->end(m, r);
+	return r;
+}
 
 /* The whole extent into s */
-int map_read(struct mapping *m, struct sink *s);
+static inline int map_read(struct mapping *m, struct sink *s)
+{
+	return m->ops->read(m, s);
+}
+
 /*
  * len bytes at offset off into the extent, into dst, in address order;
  * exact: off and len whole units (the caller checks)
  */
-int map_read_at(struct mapping *m, uint64_t off, void *dst, size_t len);
+static inline int map_read_at(struct mapping *m, uint64_t off, void *dst,
+			      size_t len)
+{
+	return m->ops->read_at(m, off, dst, len);
+}
+
 /* len bytes at offset off into the extent; exact: whole units only */
-int map_write(struct mapping *m, uint64_t off, const void *src, size_t len,
-	      size_t *done);
+static inline int map_write(struct mapping *m, uint64_t off, const void *src,
+			    size_t len, size_t *done)
+{
+	return m->ops->write(m, off, src, len, done);
+}
+
 /*
  * Up to len bytes at offset off into the extent, read by src straight into
  * write-back memory: one copy, not a read into a buffer and another from
@@ -106,31 +142,43 @@ int map_write(struct mapping *m, uint64_t off, const void *src, size_t len,
  * when the extent wants exact-width stores or src->efault is set; -1
  * when src failed.
  */
-int map_write_in_place(struct mapping *m, uint64_t off, size_t len,
-		       struct source *src, size_t *done);
+static inline int map_write_in_place(struct mapping *m, uint64_t off,
+				     size_t len, struct source *src,
+				     size_t *done)
+{
+	*done = 0;
+	if (!m->ops->write_in_place)
+		return MAP_NOT_IN_PLACE;
+	return m->ops->write_in_place(m, off, len, src, done);
+}
+
 /* value, of the mapping's width, over the whole extent */
-int map_fill(struct mapping *m, uint64_t value);
+static inline int map_fill(struct mapping *m, uint64_t value)
+{
+	return m->ops->fill(m, value);
+}
+
 /*
  * The whole extent mapped at once (not a window at a time) and fn called
  * with its first byte, the bus-error guard armed, every access exact-width
  * whatever the cache type; *ret is what fn returned. memtest.
  */
-int map_whole(struct mapping *m, int (*fn)(void *ctx, volatile void *p),
-	      void *ctx, int *ret);
+static inline int map_whole(struct mapping *m,
+			    int (*fn)(void *ctx, volatile void *p), void *ctx,
+			    int *ret)
+{
+	return m->ops->whole(m, fn, ctx, ret);
+}
+
 /* One access of the mapping's width at the extent's start */
-int map_read_value(struct mapping *m, uint64_t *value);
-int map_write_value(struct mapping *m, uint64_t value);
+static inline int map_read_value(struct mapping *m, uint64_t *value)
+{
+	return m->ops->read_value(m, value);
+}
 
-/*
- * batch: mapping_end keeps the last window of each target mapped, and the
- * next mapping through the same target uses it when it covers the window
- * asked for. window_release_all unmaps them, before target_release_all.
- */
-extern bool window_keep;
-void window_release_all(void);
-
-/* start and size multiples of width, or a message and EXIT_USAGE */
-int check_width_aligned(const char *cmd, const struct extent *x,
-			unsigned int width, const char *why);
+static inline int map_write_value(struct mapping *m, uint64_t value)
+{
+	return m->ops->write_value(m, value);
+}
 
 #endif

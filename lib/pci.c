@@ -6,7 +6,6 @@
  * devices through the same session. -A METHOD and -O NAME=VALUE reach
  * libpci unchanged, so that tests (and users) can point it at another
  * sysfs tree: -O sysfs.path=DIR.
- * The caller's options are only read.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -16,19 +15,39 @@
 #include <pci/pci.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "config.h"
-#include "json.h"
-#include "msg.h"
+#include "capnames.h"
 #include "pci.h"
-#include "pci_internal.h"
+#include "target.h"
 
 #define BAR_IO		0x1	/* low bits of a BAR register */
 #define BAR_TYPE_64	0x4
 #define BAR_PREFETCH	0x8
 
-/* libpci's state: one scan of the bus for the process */
-static struct pci_access *pacc;
+/*
+ * A device's facts are read once a session: a batch names the same device
+ * on line after line, and libpci's fill costs more than the access itself.
+ * (A driver bound meanwhile is seen by the next run.)
+ */
+#define DEV_CACHE	16
+
+/* libpci's state: one scan of the bus for the session */
+struct pf_pci {
+	struct pci_access *pacc;
+	struct {
+		struct pci_dev *d;
+		struct pci_bar b;
+	} dev_cache[DEV_CACHE];
+	unsigned int dev_cached;
+	/* the devices warned about: a batch names one on line after line */
+	struct pci_dev *decode_warned[MAX_MATCHES];
+	unsigned int n_decode_warned;
+};
+
+/*
+ * libpci's callbacks carry no context: the session that started it, for
+ * its fatal errors
+ */
+static struct pf_session *pci_session;
 
 /*
  * The kind of BAR i: from the kernel's resource flags where libpci has them
@@ -65,8 +84,10 @@ static void PCI_NONRET pci_fatal(char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	pf_error("libpci: %s", line);
-	exit(EXIT_FAIL);
+	report_error(pci_session, "libpci: %s", line);
+	if (pci_session->fatal)
+		pci_session->fatal(pci_session);
+	abort();	/* libpci's error callback must not return */
 }
 
 static void pci_quiet(char *fmt, ...)
@@ -96,52 +117,76 @@ const char *pci_last_warning(void)
 }
 
 /* -O NAME=VALUE, without writing into the caller's option text */
-static int set_param(const char *param)
+static int set_param(struct pf_session *s, struct pci_access *pacc,
+		     const char *param)
 {
 	char name[128], *eq;
 
 	snprintf(name, sizeof(name), "%s", param);
 	eq = strchr(name, '=');
 	if (!eq || strlen(param) >= sizeof(name)) {
-		pf_error("-O %s: write NAME=VALUE (see lspci -O help)", param);
+		report_error(s, "-O %s: write NAME=VALUE (see lspci -O help)", param);
 		return EXIT_USAGE;
 	}
 	*eq = 0;
 	if (pci_set_param(pacc, name, eq + 1)) {
-		pf_error("-O %s: no such libpci parameter (see lspci -O help)", name);
+		report_error(s, "-O %s: no such libpci parameter (see lspci -O help)", name);
 		return EXIT_USAGE;
 	}
 	return 0;
 }
 
-int pci_start(const struct options *o)
+static int pci_method(struct pf_session *s, struct pci_access *pacc)
 {
+	const char *name = s->set.pci_method;
+	int m = name ? pci_lookup_method((char *)name) : 0;
+
+	if (m < 0) {
+		report_error(s, "-A %s: no such libpci access method (see lspci -A help)", name);
+		return EXIT_USAGE;
+	}
+	if (name)
+		pacc->method = m;
+	return 0;
+}
+
+int pci_start(struct pf_session *s)
+{
+	struct pci_access *pacc;
 	unsigned int i;
 	int r;
 
-	if (pacc)
+	if (s->pci)
 		return 0;
-	pacc = pci_alloc();
+	s->pci = calloc(1, sizeof(*s->pci));
+	if (!s->pci) {
+		report_error(s, "cannot start libpci: out of memory");
+		return EXIT_FAIL;
+	}
+	pci_session = s;
+	pacc = s->pci->pacc = pci_alloc();
 	pacc->error = pci_fatal;
 	pacc->warning = pci_warning;
 	pacc->debug = pci_quiet;
-	if (o->pci_method) {
-		int m = pci_lookup_method((char *)o->pci_method);
-
-		if (m < 0) {
-			pf_error("-A %s: no such libpci access method (see lspci -A help)", o->pci_method);
-			return EXIT_USAGE;
-		}
-		pacc->method = m;
-	}
-	for (i = 0; i < o->n_pci_params; i++) {
-		r = set_param(o->pci_params[i]);
-		if (r)
-			return r;
+	r = pci_method(s, pacc);
+	for (i = 0; !r && i < s->set.n_pci_params; i++)
+		r = set_param(s, pacc, s->set.pci_params[i]);
+	if (r) {
+		pci_end(s);
+		return r;
 	}
 	pci_init(pacc);
 	pci_scan_bus(pacc);
 	return 0;
+}
+
+void pci_end(struct pf_session *s)
+{
+	if (!s->pci)
+		return;
+	pci_cleanup(s->pci->pacc);
+	free(s->pci);
+	s->pci = NULL;
 }
 
 static int slot_cmp(const struct pci_dev *a, const struct pci_dev *b)
@@ -156,12 +201,13 @@ static int slot_cmp(const struct pci_dev *a, const struct pci_dev *b)
 }
 
 /* The matches of f, in slot order; returns how many */
-int pci_matches(const struct devspec *spec, struct pci_dev **out, int max)
+int pci_matches(struct pf_session *s, const struct devspec *spec,
+		struct pci_dev **out, int max)
 {
 	struct pci_dev *d;
 	int n = 0, i;
 
-	for (d = pacc->devices; d; d = d->next) {
+	for (d = s->pci->pacc->devices; d; d = d->next) {
 		/* libpci's filter is not const, though matching only reads it */
 		if (!pci_filter_match((struct pci_filter *)&spec->filter, d))
 			continue;
@@ -176,24 +222,28 @@ int pci_matches(const struct devspec *spec, struct pci_dev **out, int max)
 }
 
 /* The one device spec names: the only match, or the #Nth */
-static int find_device(const char *cmd, const struct devspec *spec,
-		       struct pci_dev **dev)
+static int find_device(struct pf_session *s, const char *cmd,
+		       const struct devspec *spec, struct pci_dev **dev)
 {
 	struct pci_dev *found[MAX_MATCHES];
-	int n = pci_matches(spec, found, MAX_MATCHES);
+	int n = pci_matches(s, spec, found, MAX_MATCHES);
 	/* VENDOR:DEVICE names the first of its kind; a slot must be unique */
 	int index = spec->index < 0 && spec->by_id ? 0 : spec->index;
 
 	if (!n) {
-		pf_error("%s: no PCI device matches '%s' (see pfnmap bars)", cmd, spec->text);
+		report_error(s, "%s: no PCI device matches '%s' (see pfnmap bars)", cmd,
+			     spec->text);
 		return EXIT_USAGE;
 	}
 	if (index < 0 && n > 1) {
-		pf_error("%s: '%s' matches %d PCI devices; name one by [DOMAIN:]BUS:DEV.FN, or add #N for the Nth", cmd, spec->text, n);
+		report_error(s,
+			     "%s: '%s' matches %d PCI devices; name one by [DOMAIN:]BUS:DEV.FN, "
+			     "or add #N for the Nth", cmd, spec->text, n);
 		return EXIT_USAGE;
 	}
 	if (index >= n || index >= MAX_MATCHES) {
-		pf_error("%s: '%s': only %d device%s (#0 to #%d)", cmd, spec->text, n, n == 1 ? " matches" : "s match", n - 1);
+		report_error(s, "%s: '%s': only %d device%s (#0 to #%d)", cmd, spec->text, n,
+			     n == 1 ? " matches" : "s match", n - 1);
 		return EXIT_USAGE;
 	}
 	*dev = found[index < 0 ? 0 : index];
@@ -204,13 +254,13 @@ static int find_device(const char *cmd, const struct devspec *spec,
  * Read from pci.ids only when printed: parsing it costs more than the
  * rest of a run that maps a BAR (in a TCG guest, 115 of 240 ms)
  */
-const char *pci_names(const struct pci_bar *b)
+const char *pci_names(struct pf_session *s, const struct pci_bar *b)
 {
 	static char names[192];
 
-	if (!pacc)
+	if (!s->pci)
 		return "";
-	return pci_lookup_name(pacc, names, sizeof(names),
+	return pci_lookup_name(s->pci->pacc, names, sizeof(names),
 			       PCI_LOOKUP_VENDOR | PCI_LOOKUP_DEVICE, b->vendor,
 			       b->device);
 }
@@ -229,18 +279,6 @@ static void read_bar_device(struct pci_dev *d, struct pci_bar *b)
 	snprintf(b->driver, sizeof(b->driver), "%s", drv ? drv : "");
 }
 
-/*
- * A device's facts are read once a run: a batch names the same device on
- * line after line, and libpci's fill costs more than the access itself.
- * (A driver bound meanwhile is seen by the next run.)
- */
-#define DEV_CACHE	16
-static struct {
-	struct pci_dev *d;
-	struct pci_bar b;
-} dev_cache[DEV_CACHE];
-static unsigned int dev_cached;
-
 /* The device's part of a pci_bar; the BAR's own fields stay */
 static void copy_device(struct pci_bar *to, const struct pci_bar *from)
 {
@@ -250,20 +288,22 @@ static void copy_device(struct pci_bar *to, const struct pci_bar *from)
 	memcpy(to->driver, from->driver, sizeof(to->driver));
 }
 
-void pci_fill_device(struct pci_dev *d, struct pci_bar *b)
+void pci_fill_device(struct pf_session *s, struct pci_dev *d,
+		     struct pci_bar *b)
 {
+	struct pf_pci *p = s->pci;
 	unsigned int i;
 
-	for (i = 0; i < dev_cached; i++) {
-		if (dev_cache[i].d == d) {
-			copy_device(b, &dev_cache[i].b);
+	for (i = 0; i < p->dev_cached; i++) {
+		if (p->dev_cache[i].d == d) {
+			copy_device(b, &p->dev_cache[i].b);
 			return;
 		}
 	}
 	read_bar_device(d, b);
-	if (dev_cached < DEV_CACHE) {
-		dev_cache[dev_cached].d = d;
-		copy_device(&dev_cache[dev_cached++].b, b);
+	if (p->dev_cached < DEV_CACHE) {
+		p->dev_cache[p->dev_cached].d = d;
+		copy_device(&p->dev_cache[p->dev_cached++].b, b);
 	}
 }
 
@@ -273,31 +313,35 @@ static bool bar_is_upper(struct pci_dev *d, unsigned int i)
 	       !bar_io(d, i - 1) && bar_64(d, i - 1);
 }
 
-static int check_bar(const char *cmd, struct pci_dev *d, struct pci_bar *b)
+static int check_bar(struct pf_session *s, const char *cmd, struct pci_dev *d, struct pci_bar *b)
 {
 	unsigned int i = b->index;
 	pciaddr_t base = d->base_addr[i];
 
 	if (bar_is_upper(d, i))
-		pf_error("%s: bar%u of %s is the upper half of the 64-bit bar%u; name it bar%u", cmd, i, b->slot, i - 1, i - 1);
+		report_error(s,
+			     "%s: bar%u of %s is the upper half of the 64-bit bar%u; name it bar%u",
+			     cmd, i, b->slot, i - 1, i - 1);
 	else if (!d->size[i])
-		pf_error("%s: %s has no bar%u (not implemented)", cmd, b->slot, i);
+		report_error(s, "%s: %s has no bar%u (not implemented)", cmd, b->slot, i);
 	else if (bar_io(d, i))
-		pf_error("%s: bar%u of %s is an I/O-port BAR; pfnmap maps memory BARs only", cmd, i, b->slot);
+		report_error(s, "%s: bar%u of %s is an I/O-port BAR; pfnmap maps memory BARs only",
+			     cmd, i, b->slot);
 	else if (!(base & PCI_ADDR_MEM_MASK))
-		pf_error("%s: bar%u of %s has no address assigned (size 0x%llx)", cmd, i, b->slot, (unsigned long long)d->size[i]);
+		report_error(s, "%s: bar%u of %s has no address assigned (size 0x%llx)", cmd, i,
+			     b->slot, (unsigned long long)d->size[i]);
 	else
 		return 0;
 	return EXIT_USAGE;
 }
 
-static int resolve_bar(const char *cmd, struct pci_dev *d, struct pci_bar *b)
+static int resolve_bar(struct pf_session *s, const char *cmd, struct pci_dev *d, struct pci_bar *b)
 {
 	unsigned int i = b->index;
 	int r;
 
-	pci_fill_device(d, b);
-	r = check_bar(cmd, d, b);
+	pci_fill_device(s, d, b);
+	r = check_bar(s, cmd, d, b);
 	if (r)
 		return r;
 	b->start = d->base_addr[i] & PCI_ADDR_MEM_MASK;
@@ -308,17 +352,22 @@ static int resolve_bar(const char *cmd, struct pci_dev *d, struct pci_bar *b)
 }
 
 /* OFFSET and SIZE inside the BAR; no size: up to its end */
-static int place(const char *cmd, const struct region *loc, struct extent *x)
+static int place(struct pf_session *s, const char *cmd, const struct region *loc, struct extent *x)
 {
 	const struct pci_bar *b = &x->bar;
 	uint64_t off = loc->start, size = loc->size;
 
 	if (off >= b->size) {
-		pf_error("%s: '%s': offset 0x%llx lies beyond bar%u (size 0x%llx)", cmd, loc->text, (unsigned long long)off, b->index, (unsigned long long)b->size);
+		report_error(s, "%s: '%s': offset 0x%llx lies beyond bar%u (size 0x%llx)", cmd,
+			     loc->text, (unsigned long long)off, b->index,
+			     (unsigned long long)b->size);
 		return EXIT_USAGE;
 	}
 	if (size > b->size - off) {
-		pf_error("%s: '%s': 0x%llx bytes from offset 0x%llx run past the end of bar%u (size 0x%llx)", cmd, loc->text, (unsigned long long)size, (unsigned long long)off, b->index, (unsigned long long)b->size);
+		report_error(s,
+			     "%s: '%s': 0x%llx bytes from offset 0x%llx run past the end of bar%u "
+			     "(size 0x%llx)", cmd, loc->text, (unsigned long long)size,
+			     (unsigned long long)off, b->index, (unsigned long long)b->size);
 		return EXIT_USAGE;
 	}
 	x->start = b->start + off;
@@ -327,16 +376,17 @@ static int place(const char *cmd, const struct region *loc, struct extent *x)
 	return 0;
 }
 
-static int driver_rules(const struct options *o, const char *cmd, bool writes,
+static int driver_rules(struct pf_session *s, const char *cmd, bool writes,
 			const struct pci_bar *b, const char *space)
 {
 	if (!b->driver[0])
 		return 0;
-	if (writes && !o->force) {
-		pf_error("%s: %s is bound to driver %s; writing into its %s needs --force", cmd, b->slot, b->driver, space);
+	if (writes && !s->set.force) {
+		report_error(s, "%s: %s is bound to driver %s; writing into its %s needs --force",
+			     cmd, b->slot, b->driver, space);
 		return EXIT_REFUSED;
 	}
-	pf_warn("%s: %s is bound to driver %s", cmd, b->slot, b->driver);
+	report_warn(s, "%s: %s is bound to driver %s", cmd, b->slot, b->driver);
 	return 0;
 }
 
@@ -345,20 +395,21 @@ static int driver_rules(const struct options *o, const char *cmd, bool writes,
  * (resourceN_wc for wc, where the kernel offers one), whose offset 0 is the
  * page that holds the BAR's start
  */
-static void plan_bar(const struct options *o, struct extent *x)
+static void plan_bar(struct pf_session *s, struct extent *x)
 {
 	struct map_plan *p = &x->plan;
 	const struct pci_bar *b = &x->bar;
 	char file[PATH_MAX];
 
-	p->cache = o->cache;
-	if (p->cache == CACHE_AUTO)
-		p->cache = b->prefetch ? CACHE_WC : CACHE_UC;
-	if (!o->sysfs)
+	p->cache = s->set.cache;
+	if (p->cache == PFNMAP_CACHE_AUTO)
+		p->cache = b->prefetch ? PFNMAP_CACHE_WC : PFNMAP_CACHE_UC;
+	if (!s->set.sysfs)
 		return;
-	snprintf(file, sizeof(file), "%s/devices/%s/resource%u", pci_get_param(pacc, "sysfs.path"), b->slot, b->index);
+	snprintf(file, sizeof(file), "%s/devices/%s/resource%u",
+		 pci_get_param(s->pci->pacc, "sysfs.path"), b->slot, b->index);
 	snprintf(p->file, sizeof(p->file), "%s_wc", file);
-	if (p->cache != CACHE_WC || access(p->file, F_OK))
+	if (p->cache != PFNMAP_CACHE_WC || access(p->file, F_OK))
 		snprintf(p->file, sizeof(p->file), "%s", file);
 	p->file_base = b->start & ~(((uint64_t)1 << page_shift()) - 1);
 }
@@ -380,7 +431,7 @@ static uint64_t config_size(struct pci_dev *d)
 }
 
 /* @NAME: where the capability starts, after libpci's walk of the lists */
-static int find_cap(const char *cmd, const struct region *loc,
+static int find_cap(struct pf_session *s, const char *cmd, const struct region *loc,
 		    struct pci_dev *d, const char *slot, uint64_t *at)
 {
 	unsigned int id;
@@ -388,13 +439,18 @@ static int find_cap(const char *cmd, const struct region *loc,
 	struct pci_cap *c;
 
 	if (!config_cap_lookup(loc->cap, loc->cap_len, &ext, &id)) {
-		pf_error("%s: '%s': no capability is named '%.*s'; the names are setpci's, such as CAP_PM, CAP_MSI, CAP_EXP, CAP_MSIX, ECAP_AER, ECAP_SRIOV (see pfnmap(8))", cmd, loc->text, (int)loc->cap_len, loc->cap);
+		report_error(s,
+			     "%s: '%s': no capability is named '%.*s'; the names are setpci's, "
+			     "such as CAP_PM, CAP_MSI, CAP_EXP, CAP_MSIX, ECAP_AER, ECAP_SRIOV "
+			     "(see pfnmap(8))", cmd, loc->text, (int)loc->cap_len, loc->cap);
 		return EXIT_USAGE;
 	}
 	pci_fill_info(d, PCI_FILL_CAPS | PCI_FILL_EXT_CAPS);
 	c = pci_find_cap(d, id, ext ? PCI_CAP_EXTENDED : PCI_CAP_NORMAL);
 	if (!c) {
-		pf_error("%s: '%s': %s has no %.*s capability (%s ID 0x%02x)", cmd, loc->text, slot, (int)loc->cap_len, loc->cap, ext ? "extended" : "capability", id);
+		report_error(s, "%s: '%s': %s has no %.*s capability (%s ID 0x%02x)", cmd,
+			     loc->text, slot, (int)loc->cap_len, loc->cap,
+			     ext ? "extended" : "capability", id);
 		return EXIT_USAGE;
 	}
 	*at = c->addr;
@@ -402,18 +458,25 @@ static int find_cap(const char *cmd, const struct region *loc,
 }
 
 /* OFFSET and SIZE inside config space; no size: up to its end */
-static int place_config(const char *cmd, const struct region *loc,
+static int place_config(struct pf_session *s, const char *cmd, const struct region *loc,
 			uint64_t base, struct extent *x)
 {
 	uint64_t off = loc->start, size = loc->size, all = x->config_size;
 
 	if (off >= all - base) {
-		pf_error("%s: '%s': offset 0x%llx lies beyond the configuration space of %s (%llu bytes)", cmd, loc->text, (unsigned long long)(base + off), x->bar.slot, (unsigned long long)all);
+		report_error(s,
+			     "%s: '%s': offset 0x%llx lies beyond the configuration space of %s "
+			     "(%llu bytes)", cmd, loc->text, (unsigned long long)(base + off),
+			     x->bar.slot, (unsigned long long)all);
 		return EXIT_USAGE;
 	}
 	off += base;
 	if (size > all - off) {
-		pf_error("%s: '%s': 0x%llx bytes from offset 0x%llx run past the end of the configuration space of %s (%llu bytes)", cmd, loc->text, (unsigned long long)size, (unsigned long long)off, x->bar.slot, (unsigned long long)all);
+		report_error(s,
+			     "%s: '%s': 0x%llx bytes from offset 0x%llx run past the end of the "
+			     "configuration space of %s (%llu bytes)", cmd, loc->text,
+			     (unsigned long long)size, (unsigned long long)off, x->bar.slot,
+			     (unsigned long long)all);
 		return EXIT_USAGE;
 	}
 	x->start = off;
@@ -423,32 +486,34 @@ static int place_config(const char *cmd, const struct region *loc,
 }
 
 /* libpci makes accesses of 8, 16 and 32 bits */
-static int check_config_width(const struct options *o, const char *cmd,
-			      const struct region *loc)
+static int check_config_width(struct pf_session *s, const char *cmd,
+			      const struct region *loc, unsigned int width)
 {
-	if (o->width <= 4)
+	if (width <= 4)
 		return 0;
-	pf_error("%s: '%s': configuration space is accessed 8, 16 or 32 bits wide (libpci has no 64-bit access); not --width=%u", cmd, loc->text, 8 * o->width);
+	report_error(s,
+		     "%s: '%s': configuration space is accessed 8, 16 or 32 bits wide (libpci has "
+		     "no 64-bit access); not --width=%u", cmd, loc->text, 8 * width);
 	return EXIT_USAGE;
 }
 
-static int locate_config(const struct options *o, const char *cmd,
-			 const struct region *loc, bool writes,
-			 struct extent *x)
+static int locate_config(struct pf_session *s, const char *cmd,
+			 const struct region *loc, unsigned int width,
+			 bool writes, struct extent *x)
 {
 	struct pci_dev *d;
 	uint64_t base = 0;
-	int r = check_config_width(o, cmd, loc);
+	int r = check_config_width(s, cmd, loc, width);
 
 	x->is_config = true;
-	x->plan.cache = CACHE_UC;
+	x->plan.cache = PFNMAP_CACHE_UC;
 	if (!r)
-		r = pci_start(o);
+		r = pci_start(s);
 	if (!r)
-		r = find_device(cmd, &loc->dev, &d);
+		r = find_device(s, cmd, &loc->dev, &d);
 	if (r)
 		return r;
-	pci_fill_device(d, &x->bar);
+	pci_fill_device(s, d, &x->bar);
 	/*
 	 * no cached registers: every access reaches the device (a poll reads
 	 * a status bit that changes under it)
@@ -457,13 +522,14 @@ static int locate_config(const struct options *o, const char *cmd,
 	x->config_dev = d;
 	x->config_size = config_size(d);
 	if (loc->cap)
-		r = find_cap(cmd, loc, d, x->bar.slot, &base);
+		r = find_cap(s, cmd, loc, d, x->bar.slot, &base);
 	if (!r)
-		r = place_config(cmd, loc, base, x);
+		r = place_config(s, cmd, loc, base, x);
 	if (!r)
-		r = check_width_aligned(cmd, x, o->width, "configuration space accesses");
+		r = check_width_aligned(s, cmd, x, width,
+					"configuration space accesses");
 	if (!r)
-		r = driver_rules(o, cmd, writes, &x->bar, "configuration space");
+		r = driver_rules(s, cmd, writes, &x->bar, "configuration space");
 	return r;
 }
 
@@ -479,16 +545,12 @@ enum decoding mem_decoding(struct pci_dev *d)
 	return b[0] & PCI_COMMAND_MEMORY ? DECODE_ON : DECODE_OFF;
 }
 
-/* The devices warned about: a batch names one on line after line */
-static struct pci_dev *decode_warned[MAX_MATCHES];
-static unsigned int n_decode_warned;
-
-static bool decode_was_warned(struct pci_dev *d)
+static bool decode_was_warned(struct pf_pci *p, struct pci_dev *d)
 {
 	unsigned int i;
 
-	for (i = 0; i < n_decode_warned; i++)
-		if (decode_warned[i] == d)
+	for (i = 0; i < p->n_decode_warned; i++)
+		if (p->decode_warned[i] == d)
 			return true;
 	return false;
 }
@@ -499,19 +561,25 @@ static bool decode_was_warned(struct pci_dev *d)
  * like data. Said once a run, before the first access; batch's check pass
  * prints nothing, or the run would not say it.
  */
-static void warn_decode_off(const struct options *o, const char *cmd,
+static void warn_decode_off(struct pf_session *s, const char *cmd,
 			    struct pci_dev *d, const struct pci_bar *b)
 {
-	if (o->checking || msg_quiet || decode_was_warned(d) ||
+	struct pf_pci *p = s->pci;
+
+	if (s->set.checking || s->set.quiet || decode_was_warned(p, d) ||
 	    mem_decoding(d) != DECODE_OFF)
 		return;
-	pf_warn("%s: %s has memory decoding off (COMMAND bit 1 clear): its memory BARs read as all ones and ignore writes; turn it on with: pfnmap %s-w 16 set %s/config@0x4 0x2", cmd, b->slot, b->driver[0] ? "--force " : "", b->slot);
-	if (n_decode_warned < MAX_MATCHES)
-		decode_warned[n_decode_warned++] = d;
+	report_warn(s,
+		    "%s: %s has memory decoding off (COMMAND bit 1 clear): its memory BARs read "
+		    "as all ones and ignore writes; turn it on with: pfnmap %s-w 16 set "
+		    "%s/config@0x4 0x2", cmd, b->slot, b->driver[0] ? "--force " : "", b->slot);
+	if (p->n_decode_warned < MAX_MATCHES)
+		p->decode_warned[p->n_decode_warned++] = d;
 }
 
-int pci_locate(const struct options *o, const char *cmd,
-	       const struct region *loc, bool writes, struct extent *x)
+int pci_locate(struct pf_session *s, const char *cmd,
+	       const struct region *loc, unsigned int width, bool writes,
+	       struct extent *x)
 {
 	struct pci_dev *d;
 	int r;
@@ -519,21 +587,21 @@ int pci_locate(const struct options *o, const char *cmd,
 	memset(x, 0, sizeof(*x));
 	x->text = loc->text;
 	if (loc->kind == REGION_CONFIG)
-		return locate_config(o, cmd, loc, writes, x);
+		return locate_config(s, cmd, loc, width, writes, x);
 	x->is_bar = true;
 	x->bar.index = loc->bar;
-	r = pci_start(o);
+	r = pci_start(s);
 	if (!r)
-		r = find_device(cmd, &loc->dev, &d);
+		r = find_device(s, cmd, &loc->dev, &d);
 	if (!r)
-		r = resolve_bar(cmd, d, &x->bar);
+		r = resolve_bar(s, cmd, d, &x->bar);
 	if (!r)
-		r = place(cmd, loc, x);
+		r = place(s, cmd, loc, x);
 	if (!r)
-		r = driver_rules(o, cmd, writes, &x->bar, "BARs");
+		r = driver_rules(s, cmd, writes, &x->bar, "BARs");
 	if (!r)
-		plan_bar(o, x);
+		plan_bar(s, x);
 	if (!r)
-		warn_decode_off(o, cmd, d, &x->bar);
+		warn_decode_off(s, cmd, d, &x->bar);
 	return r;
 }

@@ -15,7 +15,7 @@
 
 #include "uapi/pfnmap.h"
 #include "extent.h"
-#include "pfnmap.h"
+#include "session.h"
 
 #define PFNMAP_DEV	"/dev/" PFNMAP_DEVICE_NAME
 
@@ -23,12 +23,13 @@
 #define PFNMAP_IOC_GET_INFO_ABI1	_IOR(0xB8, 0, struct pfnmap_info)
 
 struct target {
+	struct pf_session *s;
 	int fd;
 	const char *path;
 	bool helper;			/* /dev/pfnmap: the ioctls work */
 	bool regular;			/* a regular file (--device) */
 	bool writable;
-	enum cache_type cache;		/* requested */
+	enum pfnmap_cache cache;		/* requested */
 	uint64_t file_base;		/* physical address of offset 0 */
 	struct pfnmap_info info;	/* helper only */
 };
@@ -36,18 +37,20 @@ struct target {
 /* The page size's shift, the one place it is computed */
 unsigned int page_shift(void);
 
-/* Opens what plan says (the helper, loading it; --device; sysfs file) */
-int target_open(struct target *t, const struct options *o,
+/*
+ * Opens what plan says in session s: its device file, else plan's sysfs
+ * file, else the helper (loading it unless no_load)
+ */
+int target_open(struct pf_session *s, struct target *t,
 		const struct map_plan *plan, bool write);
 void target_close(struct target *t);
 
 /*
- * batch: targets stay open, one per path, flags and cache type, and
- * target_open hands out the open one again; target_close leaves them open.
- * target_release_all closes them.
+ * A session that keeps (batch): targets stay open, one per path, flags
+ * and cache type, and target_open hands out the open one again;
+ * target_close leaves them open. target_release_all closes them.
  */
-extern bool target_keep;
-void target_release_all(void);
+void target_release_all(struct pf_session *s);
 /* t is one of the targets kept open */
 bool target_kept(const struct target *t);
 
@@ -61,7 +64,7 @@ enum pfnmap_cache target_applied(struct target *t);
 int target_mmap_error(const struct target *t, int errnum, uint64_t start,
 		      uint64_t size);
 
-const char *applied_name(enum pfnmap_cache c);
+const char *cache_name(enum pfnmap_cache c);
 const char *cache_arch_words(enum pfnmap_cache c);
 const char *target_applied_who(const struct target *t);
 

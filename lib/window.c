@@ -1,20 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Windows over an extent, the bus-error guard, and the one place that
- * chooses between exact-width and bulk access. A SIGBUS or SIGSEGV while
- * touching a window ends the access with the physical address it hit, not
- * a core dump.
+ * The mmap backend (window.h): windows over an extent, the bus-error
+ * guard, and the one place that chooses between exact-width and bulk
+ * access.
  */
 #include <errno.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
 #include "access.h"
-#include "config.h"
-#include "msg.h"
-#include "progress.h"
+#include "count.h"
 #include "window.h"
 
 static sigjmp_buf guard_env;
@@ -37,7 +35,7 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
 }
 
 /* SA_NODEFER: leaving the handler by siglongjmp leaves no signal blocked */
-static void guard_install(void)
+void window_guard_install(void)
 {
 	static bool installed;
 	struct sigaction sa;
@@ -60,23 +58,13 @@ static int fault_caught(struct mapping *m)
 
 	m->faulted = true;
 	m->fault_sig = fault_sig;
+	m->fault_addr = fault_addr;
 	m->fault_inside = a >= m->base && a < m->base + m->maplen;
 	if (m->fault_inside)
 		m->fault_phys = m->map_phys + (uint64_t)(a - m->base);
 	return EXIT_FAULT;
 }
 
-
-void mapping_init(struct mapping *m, struct target *t, const char *cmd,
-		  const struct extent *x, unsigned int width)
-{
-	memset(m, 0, sizeof(*m));
-	m->t = t;
-	m->cmd = cmd;
-	m->x = x;
-	m->width = width;
-	guard_install();
-}
 
 static void unmap_window(struct mapping *m)
 {
@@ -86,39 +74,47 @@ static void unmap_window(struct mapping *m)
 	m->maplen = 0;
 }
 
-bool window_keep;
-
-/* The windows kept, one per target's descriptor */
+/* The windows a session keeps, one per target's descriptor */
 #define KEPT_WINDOWS	16
-static struct kept_window {
-	int fd;
-	unsigned char *base;
-	size_t maplen;
-	uint64_t map_phys;
-} kept_win[KEPT_WINDOWS];
-static unsigned int n_kept_win;
+struct pf_kept_windows {
+	unsigned int n;
+	struct kept_window {
+		int fd;
+		unsigned char *base;
+		size_t maplen;
+		uint64_t map_phys;
+	} w[KEPT_WINDOWS];
+};
 
-static struct kept_window *kept_window(int fd)
+/* The session's table; NULL when it keeps none (or has no memory for it) */
+static struct pf_kept_windows *kept_windows(struct pf_session *s)
+{
+	if (s->keep && !s->windows)
+		s->windows = calloc(1, sizeof(*s->windows));
+	return s->keep ? s->windows : NULL;
+}
+
+static struct kept_window *kept_window(struct pf_kept_windows *kw, int fd)
 {
 	unsigned int i;
 
-	for (i = 0; i < n_kept_win; i++)
-		if (kept_win[i].fd == fd)
-			return &kept_win[i];
+	for (i = 0; kw && i < kw->n; i++)
+		if (kw->w[i].fd == fd)
+			return &kw->w[i];
 	return NULL;
 }
 
 /* m's window, kept for the next mapping through its target */
-static void keep_window(struct mapping *m)
+static void keep_window(struct mapping *m, struct pf_kept_windows *kw)
 {
-	struct kept_window *k = kept_window(m->t->fd);
+	struct kept_window *k = kept_window(kw, m->t->fd);
 
-	if (!k && n_kept_win == KEPT_WINDOWS) {
+	if (!k && kw->n == KEPT_WINDOWS) {
 		unmap_window(m);
 		return;
 	}
 	if (!k)
-		k = &kept_win[n_kept_win++];
+		k = &kw->w[kw->n++];
 	else if (k->base)
 		munmap(k->base, k->maplen);
 	k->fd = m->t->fd;
@@ -132,7 +128,7 @@ static void keep_window(struct mapping *m)
 /* A kept window over [phys, last] (page-aligned) becomes m's */
 static bool reuse_window(struct mapping *m, uint64_t phys, uint64_t last)
 {
-	struct kept_window *k = window_keep ? kept_window(m->t->fd) : NULL;
+	struct kept_window *k = kept_window(kept_windows(m->s), m->t->fd);
 
 	if (!k || !k->base || phys < k->map_phys ||
 	    last - k->map_phys >= k->maplen)
@@ -144,40 +140,35 @@ static bool reuse_window(struct mapping *m, uint64_t phys, uint64_t last)
 	return true;
 }
 
-void window_release_all(void)
+void window_release_all(struct pf_session *s)
 {
-	while (n_kept_win) {
-		n_kept_win--;
-		if (kept_win[n_kept_win].base)
-			munmap(kept_win[n_kept_win].base,
-			       kept_win[n_kept_win].maplen);
+	struct pf_kept_windows *kw = s->windows;
+
+	while (kw && kw->n) {
+		kw->n--;
+		if (kw->w[kw->n].base)
+			munmap(kw->w[kw->n].base, kw->w[kw->n].maplen);
 	}
+	free(kw);
+	s->windows = NULL;
 }
 
-int mapping_end(struct mapping *m, int r)
+static void window_end(struct mapping *m, int r)
 {
 	const char *what = m->fault_sig == SIGBUS ? "bus error" : "fault";
+	struct pf_kept_windows *kw = kept_windows(m->s);
 
-	if (r == EXIT_FAULT && m->faulted && m->x->is_config)
-		pf_error("%s: %s: libpci could not %s configuration space at offset 0x%llx%s%s", m->cmd, m->x->bar.slot, m->fault_store ? "write" : "read", (unsigned long long)m->fault_phys, m->fault_why[0] ? ": " : "", m->fault_why);
-	else if (r == EXIT_FAULT && m->faulted && m->fault_inside)
-		pf_error("%s at physical 0x%llx", what, (unsigned long long)m->fault_phys);
+	if (r == EXIT_FAULT && m->faulted && m->fault_inside)
+		report_error(m->s, "%s at physical 0x%llx", what,
+			     (unsigned long long)m->fault_phys);
 	else if (r == EXIT_FAULT && m->faulted)
-		pf_error("%s at physical 0x%llx-0x%llx (outside the mapping at %p)", what, (unsigned long long)m->map_phys, (unsigned long long)(m->map_phys + m->maplen - 1), fault_addr);
-	if (window_keep && m->base && target_kept(m->t))
-		keep_window(m);
+		report_error(m->s, "%s at physical 0x%llx-0x%llx (outside the mapping at %p)",
+			     what, (unsigned long long)m->map_phys,
+			     (unsigned long long)(m->map_phys + m->maplen - 1), m->fault_addr);
+	if (kw && m->base && target_kept(m->t))
+		keep_window(m, kw);
 	else
 		unmap_window(m);
-	return r;
-}
-
-int check_width_aligned(const char *cmd, const struct extent *x,
-			unsigned int width, const char *why)
-{
-	if (!((x->start | x->size) & (width - 1)))
-		return 0;
-	pf_error("%s: '%s' is not aligned to --width=%u: %s are %u bytes wide, so start and size must be multiples of %u (or use --width=8)", cmd, x->text, 8 * width, why, width, width);
-	return EXIT_USAGE;
 }
 
 /*
@@ -195,7 +186,11 @@ static bool no_single_64(const struct mapping *m, enum pfnmap_cache applied)
 	if (m->width != 8 || applied == PFNMAP_CACHE_WB ||
 	    (!m->t->helper && m->t->regular))
 		return false;
-	pf_error("%s: --width=64 on %s memory: a 32-bit ARM CPU has no 64-bit access that the device is sure to see as one (LDRD may arrive as two 32-bit accesses); use --width=32, or the arm64 build on an arm64 kernel", m->cmd, applied_name(applied));
+	report_error(m->s,
+		     "%s: --width=64 on %s memory: a 32-bit ARM CPU has no 64-bit access that the "
+		     "device is sure to see as one (LDRD may arrive as two 32-bit accesses); use "
+		     "--width=32, or the arm64 build on an arm64 kernel", m->cmd,
+		     cache_name(applied));
 	return true;
 #else
 	(void)m;
@@ -213,7 +208,11 @@ static int settle(struct mapping *m, bool store)
 	if (m->settled && applied == m->applied)
 		return 0;
 	if (m->settled) {
-		pf_error("%s: the kernel mapped the start of '%s' %s but 0x%llx on %s; split the region where the cache type changes (see pfnmap info)", m->cmd, m->x->text, applied_name(m->applied), (unsigned long long)m->map_phys, applied_name(applied));
+		report_error(m->s,
+			     "%s: the kernel mapped the start of '%s' %s but 0x%llx on %s; split "
+			     "the region where the cache type changes (see pfnmap info)", m->cmd,
+			     m->x->text, cache_name(m->applied), (unsigned long long)m->map_phys,
+			     cache_name(applied));
 		return EXIT_REFUSED;
 	}
 	m->settled = true;
@@ -221,13 +220,18 @@ static int settle(struct mapping *m, bool store)
 	m->exact = applied != PFNMAP_CACHE_WB || m->whole;
 	words = m->t->helper ? cache_arch_words(applied) : "";
 	if (!m->exact) {
-		pf_info("%s: %s %s%s: %s", m->cmd, target_applied_who(m->t), applied_name(applied), words, m->single ? "one access" : "bulk copies");
+		report_info(m->s, "%s: %s %s%s: %s", m->cmd, target_applied_who(m->t),
+			    cache_name(applied), words, m->single ? "one access" : "bulk copies");
 		return 0;
 	}
-	pf_info("%s: %s %s%s: %u-bit %s", m->cmd, target_applied_who(m->t), applied_name(applied), words, 8 * m->width, m->whole ? "loads and stores" : store ? "stores" : "loads");
+	report_info(m->s, "%s: %s %s%s: %u-bit %s", m->cmd, target_applied_who(m->t),
+		    cache_name(applied), words, 8 * m->width,
+		    m->whole ? "loads and stores" : store ? "stores" : "loads");
 	if (no_single_64(m, applied))
 		return EXIT_USAGE;
-	return check_width_aligned(m->cmd, m->x, m->width, m->whole ? "its accesses" : store ? "uncached stores" : "uncached loads");
+	return check_width_aligned(m->s, m->cmd, m->x, m->width,
+				   m->whole ? "its accesses" :
+				   store ? "uncached stores" : "uncached loads");
 }
 
 /* The extent as a whole must lie within the CPU's physical address bits */
@@ -252,7 +256,8 @@ static int map_range(struct mapping *m, uint64_t first, uint64_t last)
 		return target_mmap_error(m->t, ENOMEM, first, len);
 	m->map_phys = first;
 	m->maplen = (size_t)len;
-	base = mmap(NULL, m->maplen, prot, MAP_SHARED | MAP_POPULATE, m->t->fd, (off_t)(first - m->t->file_base));
+	base = mmap(NULL, m->maplen, prot, MAP_SHARED | MAP_POPULATE, m->t->fd,
+		    (off_t)(first - m->t->file_base));
 	if (base == MAP_FAILED) {
 		m->maplen = 0;
 		return target_mmap_error(m->t, errno, first, len);
@@ -409,7 +414,7 @@ static int read_direct(struct mapping *m, struct sink *s, unsigned char *p,
 	return r ? r : t.r;
 }
 
-int map_read(struct mapping *m, struct sink *s)
+static int window_read(struct mapping *m, struct sink *s)
 {
 	uint64_t phys = m->x->start, end = m->x->start + (m->x->size - 1);
 	uint64_t pieces_to = 0;		/* after an EFAULT: pieces up to here */
@@ -417,8 +422,6 @@ int map_read(struct mapping *m, struct sink *s)
 	size_t avail, n;
 	int r;
 
-	if (m->x->is_config)
-		return config_read(m, s);
 	for (;;) {
 		r = window_at(m, phys, false, &p, &avail);
 		if (r)
@@ -441,14 +444,13 @@ int map_read(struct mapping *m, struct sink *s)
 	}
 }
 
-int map_read_at(struct mapping *m, uint64_t off, void *dst, size_t len)
+static int window_read_at(struct mapping *m, uint64_t off, void *dst,
+			  size_t len)
 {
 	struct touch t = { .kind = COPY_FROM };
 	size_t done, avail;
 	int r;
 
-	if (m->x->is_config)
-		return config_read_at(m, off, dst, len);
 	for (done = 0; done < len; done += t.n) {
 		r = window_at(m, m->x->start + off + done, false, &t.p, &avail);
 		if (r)
@@ -462,15 +464,13 @@ int map_read_at(struct mapping *m, uint64_t off, void *dst, size_t len)
 	return 0;
 }
 
-int map_write(struct mapping *m, uint64_t off, const void *src, size_t len,
-	      size_t *done)
+static int window_write(struct mapping *m, uint64_t off, const void *src,
+			size_t len, size_t *done)
 {
 	struct touch t = { .kind = COPY_TO };
 	size_t avail;
 	int r;
 
-	if (m->x->is_config)
-		return config_write(m, off, src, len, done);
 	*done = 0;
 	while (*done < len) {
 		r = window_at(m, m->x->start + off + *done, true, &t.p, &avail);
@@ -490,16 +490,14 @@ int map_write(struct mapping *m, uint64_t off, const void *src, size_t len,
 	return 0;
 }
 
-int map_write_in_place(struct mapping *m, uint64_t off, size_t len,
-		       struct source *src, size_t *done)
+static int window_write_in_place(struct mapping *m, uint64_t off,
+				 size_t len, struct source *src, size_t *done)
 {
 	struct touch t = { .kind = TAKE_IN, .src = src };
 	size_t avail;
 	int r;
 
 	*done = 0;
-	if (m->x->is_config)
-		return MAP_NOT_IN_PLACE;
 	while (*done < len) {
 		r = window_at(m, m->x->start + off + *done, true, &t.p, &avail);
 		if (r)
@@ -524,14 +522,12 @@ int map_write_in_place(struct mapping *m, uint64_t off, size_t len,
 /* A multiple of every width */
 #define EXACT_FILL_STEP	(1U << 20)
 
-int map_fill(struct mapping *m, uint64_t value)
+static int window_fill(struct mapping *m, uint64_t value)
 {
 	struct touch t = { .kind = FILL, .value = value };
 	uint64_t off;
 	int r;
 
-	if (m->x->is_config)
-		return config_fill(m, value);
 	for (off = 0; off < m->x->size; off += t.n) {
 		r = window_at(m, m->x->start + off, true, &t.p, &t.n);
 		/* exact-width stores may be slow: progress counts a MiB each */
@@ -557,25 +553,21 @@ static int one_value(struct mapping *m, struct touch *t)
 	return r ? r : guarded(m, t);
 }
 
-int map_read_value(struct mapping *m, uint64_t *value)
+static int window_read_value(struct mapping *m, uint64_t *value)
 {
 	struct touch t = { .kind = READ_ONE };
 	int r;
 
-	if (m->x->is_config)
-		return config_read_value(m, value);
 	r = one_value(m, &t);
 
 	*value = t.value;
 	return r;
 }
 
-int map_write_value(struct mapping *m, uint64_t value)
+static int window_write_value(struct mapping *m, uint64_t value)
 {
 	struct touch t = { .kind = WRITE_ONE, .value = value };
 
-	if (m->x->is_config)
-		return config_write_value(m, value);
 	return one_value(m, &t);
 }
 
@@ -596,8 +588,9 @@ static int map_all(struct mapping *m)
 	return r ? r : settle(m, true);
 }
 
-int map_whole(struct mapping *m, int (*fn)(void *ctx, volatile void *p),
-	      void *ctx, int *ret)
+static int window_whole(struct mapping *m,
+			int (*fn)(void *ctx, volatile void *p), void *ctx,
+			int *ret)
 {
 	volatile void *p;
 	int r;
@@ -614,3 +607,15 @@ int map_whole(struct mapping *m, int (*fn)(void *ctx, volatile void *p),
 	guard_armed = 0;
 	return 0;
 }
+
+const struct backend window_backend = {
+	.read = window_read,
+	.read_at = window_read_at,
+	.write = window_write,
+	.write_in_place = window_write_in_place,
+	.fill = window_fill,
+	.whole = window_whole,
+	.read_value = window_read_value,
+	.write_value = window_write_value,
+	.end = window_end,
+};
