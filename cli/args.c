@@ -7,6 +7,7 @@
 #include "open.h"
 #include "msg.h"
 #include "pci.h"
+#include "progress.h"
 #include "region.h"
 
 /*
@@ -42,10 +43,11 @@ const char *device_names(const struct pci_bar *b)
 	return pci_names(&session, b);
 }
 
-int width_aligned(const struct options *o, const char *cmd,
-		  const struct extent *x, const char *why)
+int width_aligned(const struct options *o, const struct extent *x,
+		  const char *why)
 {
-	return check_width_aligned(session_for(o), cmd, x, o->width, why);
+	return check_width_aligned(session_for(o), o->cmd->name, x, o->width,
+				   why);
 }
 
 /* A physical region maps through the helper or --device, as asked */
@@ -60,9 +62,10 @@ static void phys_extent(const struct options *o, const struct region *r,
 	x->plan.cache = o->cache;
 }
 
-int region_arg(const struct options *o, const char *cmd, const char *text,
-	       unsigned int flags, struct extent *x)
+int region_arg(const struct options *o, const char *text, unsigned int flags,
+	       struct extent *x)
 {
+	const char *cmd = o->cmd->name;
 	char msg[REGION_ERR_MAX];
 	struct region r;
 
@@ -88,10 +91,11 @@ int region_arg(const struct options *o, const char *cmd, const char *text,
 	return 0;
 }
 
-int addr_arg(const struct options *o, const char *cmd, const char *text,
-	     unsigned int flags, struct extent *x)
+int addr_arg(const struct options *o, const char *text, unsigned int flags,
+	     struct extent *x)
 {
-	int ret = region_arg(o, cmd, text, flags, x);
+	const char *cmd = o->cmd->name;
+	int ret = region_arg(o, text, flags, x);
 
 	if (ret)
 		return ret;
@@ -110,15 +114,16 @@ int addr_arg(const struct options *o, const char *cmd, const char *text,
 		pf_error("%s: address '%s' + %u bytes wraps around", cmd, text, o->width);
 		return EXIT_USAGE;
 	}
-	return width_aligned(o, cmd, x, "accesses");
+	return width_aligned(o, x, "accesses");
 }
 
-int second_region_arg(const struct options *o, const char *cmd,
-		      const char *text, unsigned int flags,
-		      const struct extent *first, struct extent *x)
+int second_region_arg(const struct options *o, const char *text,
+		      unsigned int flags, const struct extent *first,
+		      struct extent *x)
 {
+	const char *cmd = o->cmd->name;
 	uint64_t size = first->size;
-	int r = region_arg(o, cmd, text, flags, x);
+	int r = region_arg(o, text, flags, x);
 
 	if (r)
 		return r;
@@ -165,9 +170,9 @@ int masked_arg(const char *cmd, const char *text, unsigned int width,
 	return EXIT_USAGE;
 }
 
-int announce(const struct options *o, const char *cmd,
-	     const struct extent *x)
+int announce(const struct options *o, const struct extent *x)
 {
+	const char *cmd = o->cmd->name;
 	unsigned int shift = page_shift();
 	struct pfn_span s;
 
@@ -195,9 +200,20 @@ int announce(const struct options *o, const char *cmd,
 	return o->dry_run;
 }
 
-int open_mapping(const struct options *o, const char *cmd,
-		 const struct extent *x, bool write, struct target *t,
-		 struct mapping *m)
+int run_job(const struct options *o, const struct job *j)
 {
-	return mapping_open(session_for(o), cmd, x, o->width, write, t, m);
+	struct target t;
+	struct mapping m;
+	int r = mapping_open(session_for(o), o->cmd->name, j->x, o->width,
+			     j->write, &t, &m);
+
+	if (!r && j->progress)
+		progress_start(o, j->x->size, o->cmd->name);
+	if (!r)
+		r = j->op(&m, j->ctx);
+	/* a bus error may leave op by longjmp, its line still drawn */
+	progress_end();
+	r = mapping_end(&m, r);
+	target_close(&t);
+	return r;
 }

@@ -71,31 +71,21 @@ static int split(struct bline *l)
 	return 0;
 }
 
-/* The first line of what went to a captured stream, "pfnmap: " dropped */
-static void first_line(char *buf, const char *fallback)
-{
-	char *nl, *s = buf && *buf ? buf : (char *)fallback;
-
-	if (!strncmp(s, "pfnmap: ", 8))
-		s += 8;
-	nl = strchr(s, '\n');
-	if (nl)
-		*nl = 0;
-	pf_error("%s", s);
-}
-
-/* Memory streams for stderr and stdout while the lines are checked */
+/*
+ * getopt says what is wrong with an option on stderr itself, not through
+ * argp's streams: while a line is parsed, stderr is a memory stream (one
+ * for the whole check), and its first line is said again with FILE:N:
+ */
 struct capture {
-	FILE *err, *out;
-	char *ebuf, *obuf;
-	size_t elen, olen;
+	FILE *err;
+	char *buf;
+	size_t len;
 };
 
 static int capture_open(struct capture *c)
 {
-	c->err = open_memstream(&c->ebuf, &c->elen);
-	c->out = open_memstream(&c->obuf, &c->olen);
-	if (c->err && c->out)
+	c->err = open_memstream(&c->buf, &c->len);
+	if (c->err)
 		return 0;
 	pf_error("cannot check the batch: %s", strerror(errno));
 	return EXIT_FAIL;
@@ -105,61 +95,66 @@ static void capture_close(struct capture *c)
 {
 	if (c->err)
 		fclose(c->err);
-	if (c->out)
-		fclose(c->out);
-	free(c->ebuf);
-	free(c->obuf);
+	free(c->buf);
 }
 
-/*
- * fn(arg) with stderr and stdout swapped for c's streams, emptied first
- * (one pair for the whole check: opening two a line cost more than the
- * checks). What it said on stderr is c->ebuf, NUL-terminated, until the
- * next call. glibc's stdio streams are variables.
- */
-static int captured(struct capture *c, int (*fn)(void *), void *arg)
+/* The first line of what was captured, "pfnmap: " dropped, said again */
+static void first_line(char *buf)
 {
-	FILE *saved_err = stderr, *saved_out = stdout;
+	char *nl, *s = *buf ? buf : (char *)"the line's checks failed";
+
+	if (!strncmp(s, "pfnmap: ", 8))
+		s += 8;
+	nl = strchr(s, '\n');
+	if (nl)
+		*nl = 0;
+	pf_error("%s", s);
+}
+
+/* argp's errors (argp_failure, getopt) all go to stderr */
+static int parse_words(struct bline *l, struct capture *c)
+{
+	FILE *saved = stderr;
 	const char *prefix = msg_prefix;	/* first_line puts it back */
 	unsigned int line = msg_line;
 	int r;
 
 	rewind(c->err);
-	rewind(c->out);
 	stderr = c->err;
-	stdout = c->out;
 	no_prefix();
-	r = fn(arg);
+	r = parse_command_line(l->argc, l->argv, ARGP_NO_EXIT | ARGP_NO_HELP,
+			       &l->p);
 	msg_prefix = prefix;
 	msg_line = line;
-	stderr = saved_err;
-	stdout = saved_out;
+	stderr = saved;
 	fputc(0, c->err);
 	fflush(c->err);
-	return r;
-}
-
-static int parse_words(void *arg)
-{
-	struct bline *l = arg;
-
-	/* argp's errors (argp_failure, getopt) all go to stderr */
-	if (parse_command_line(l->argc, l->argv, ARGP_NO_EXIT | ARGP_NO_HELP,
-			       &l->p))
+	/* argp_failure does not stop the parse: what it said counts */
+	if (r || *c->buf) {
+		first_line(c->buf);
 		return EXIT_USAGE;
+	}
 	return 0;
 }
 
-/* The command's own checks: the line under --dry-run, maps nothing */
-static int check_args(void *arg)
+/*
+ * The command's own checks: a command run with checking parses and
+ * resolves its arguments and returns before it opens, maps or prints
+ * anything. Its first error is the line's.
+ */
+static int check_args(const struct bline *l)
 {
-	struct bline *l = arg;
 	struct options o = l->p.o;
+	int r;
 
 	o.dry_run = true;
 	o.checking = true;
 	o.verbose = 0;
-	return l->p.cmd->run(&o, l->p.args);
+	msg_check_begin();
+	r = l->p.cmd->run(&o, l->p.args);
+	if (!msg_check_end() && r)
+		pf_error("the line's checks failed");
+	return r;
 }
 
 static int parse_delay(struct bline *l)
@@ -183,42 +178,33 @@ static int parse_delay(struct bline *l)
 static int check_line(struct bline *l, const struct options *defaults,
 		      struct capture *c)
 {
-	int r;
-
 	if (!strcmp(l->argv[1], "delay"))
 		return parse_delay(l);
 	l->p.o = *defaults;
-	r = captured(c, parse_words, l);
-	if (!r && *c->ebuf)
-		r = EXIT_USAGE;		/* argp_failure does not stop it */
-	if (!r && !strcmp(l->p.cmd->name, "batch")) {
+	if (parse_words(l, c))
+		return EXIT_USAGE;
+	if (l->p.cmd == &batch_command) {
 		pf_error("batch: a batch cannot run another batch");
 		return EXIT_USAGE;
 	}
 	/* libpci starts once, for the first line that names a device */
-	if (!r && (l->p.o.pci_method != defaults->pci_method ||
-		   l->p.o.n_pci_params != defaults->n_pci_params)) {
+	if (l->p.o.pci_method != defaults->pci_method ||
+	    l->p.o.n_pci_params != defaults->n_pci_params) {
 		pf_error("-A and -O are for the whole batch: give them to batch itself, not to "
 			 "one line");
 		return EXIT_USAGE;
 	}
 	/* the check pass would read it once already, and stdin may be ours */
-	if (!r && !strcmp(l->p.cmd->name, "load") &&
+	if (l->p.cmd == &load_command &&
 	    (l->p.nargs < 2 || !strcmp(l->p.args[1], "-"))) {
 		pf_error("load: in a batch, name the FILE to load; the lines of a batch do not "
 			 "read standard input");
 		return EXIT_USAGE;
 	}
-	if (!r) {
-		/* --json from batch: for the lines whose commands take it */
-		if (!(l->p.cmd->flags & CMD_JSON) &&
-		    !(l->p.o.given & OPT_GIVEN_JSON))
-			l->p.o.json = false;
-		r = captured(c, check_args, l);
-	}
-	if (r)
-		first_line(c->ebuf, "the line's checks failed");
-	return r;
+	/* --json from batch: for the lines whose commands take it */
+	if (!(l->p.cmd->flags & CMD_JSON) && !(l->p.o.given & OPT_GIVEN_JSON))
+		l->p.o.json = false;
+	return check_args(l);
 }
 
 static int add_line(struct batch *b, char *text, unsigned int no)
@@ -348,7 +334,7 @@ static void free_lines(struct batch *b)
 	free(b->lines);
 }
 
-int cmd_batch(struct options *o, char **argv)
+static int cmd_batch(struct options *o, char **argv)
 {
 	static char outbuf[64 * 1024];
 	struct batch b = { .name = "stdin" };
@@ -381,3 +367,14 @@ int cmd_batch(struct options *o, char **argv)
 	free_lines(&b);
 	return r;
 }
+
+const struct command batch_command = {
+	.name = "batch",
+	.args = "[FILE]",
+	.doc = "one command line a line of FILE (- or none: stdin), all checked before "
+	       "the first runs",
+	.min_args = 0,
+	.max_args = 1,
+	.flags = CMD_BATCH | CMD_POLL | CMD_DIFFS | CMD_SUM | CMD_JSON | CMD_MEMTEST,
+	.run = cmd_batch,
+};

@@ -151,7 +151,7 @@ static int bars_filter(const char *text, struct devspec *spec)
 	return EXIT_USAGE;
 }
 
-int cmd_bars(struct options *o, char **argv)
+static int cmd_bars(struct options *o, char **argv)
 {
 	struct pci_dev *found[MAX_MATCHES];
 	struct devspec spec;
@@ -174,6 +174,9 @@ int cmd_bars(struct options *o, char **argv)
 		pf_error("bars: '%s': only %d device%s (#0 to #%d)", argv[0], n, n == 1 ? " matches" : "s match", n - 1);
 		return EXIT_USAGE;
 	}
+	/* batch's check: the filter matches; the listing is for the run */
+	if (o->checking)
+		return 0;
 	for (i = 0; i < n && i < MAX_MATCHES; i++)
 		if (spec.index < 0 || spec.index == i)
 			shown += print_device(o, found[i]);
@@ -181,3 +184,13 @@ int cmd_bars(struct options *o, char **argv)
 		pf_warn("bars: '%s' matches %d PCI device%s, none with a memory BAR", argv[0], n, n == 1 ? "" : "s");
 	return bars_json_status;
 }
+
+const struct command bars_command = {
+	.name = "bars",
+	.args = "[FILTER]",
+	.doc = "PCI devices and their BARs, via libpci",
+	.min_args = 0,
+	.max_args = 1,
+	.flags = CMD_JSON,
+	.run = cmd_bars,
+};

@@ -29,15 +29,16 @@ struct cmp {
 	uint64_t diffs;
 	uint64_t bits;		/* every bit that differed somewhere */
 	struct json_object *j, *list;	/* --json: the object, its "diffs" */
+	struct mapping *ma;		/* a's, while b's is opened */
 	unsigned char bufa[PIECE], bufb[PIECE];
 };
 
 /* A second region: a plain START (or a BAR without +SIZE) is as long as a */
 static int second_region(struct cmp *c, const char *text)
 {
-	int r = second_region_arg(c->o, "cmp", text, 0, &c->a, &c->b);
+	int r = second_region_arg(c->o, text, 0, &c->a, &c->b);
 
-	return r ? r : width_aligned(c->o, "cmp", &c->b, "elements");
+	return r ? r : width_aligned(c->o, &c->b, "elements");
 }
 
 /* A FILE: regular, so that its size is known before anything is read */
@@ -66,10 +67,10 @@ static int prepare(struct cmp *c, char **argv)
 {
 	char msg[REGION_ERR_MAX];
 	struct region reg;
-	int r = region_arg(c->o, "cmp", argv[0], REGION_NEED_SIZE, &c->a);
+	int r = region_arg(c->o, argv[0], REGION_NEED_SIZE, &c->a);
 
 	if (!r)
-		r = width_aligned(c->o, "cmp", &c->a, "elements");
+		r = width_aligned(c->o, &c->a, "elements");
 	if (r)
 		return r;
 	/* what parses as a region is one; ./NAME is a file of any name */
@@ -196,34 +197,37 @@ static int summary(struct cmp *c)
 	return c->diffs ? EXIT_MISMATCH : 0;
 }
 
+static int cmp_b(struct mapping *mb, void *ctx)
+{
+	struct cmp *c = ctx;
+
+	return compare(c, c->ma, mb);
+}
+
+static int cmp_a(struct mapping *ma, void *ctx)
+{
+	struct cmp *c = ctx;
+
+	if (c->file)
+		return compare(c, ma, NULL);
+	c->ma = ma;
+	return run_job(c->o, &(struct job){ .x = &c->b, .op = cmp_b, .ctx = c });
+}
+
 static int run(struct cmp *c)
 {
-	struct target ta, tb;
-	struct mapping ma, mb;
 	int r;
 
 	if (c->o->json)
 		json_begin(c);
-	r = open_mapping(c->o, "cmp", &c->a, false, &ta, &ma);
-
-	if (!r && c->file) {
-		r = compare(c, &ma, NULL);
-	} else if (!r) {
-		r = open_mapping(c->o, "cmp", &c->b, false, &tb, &mb);
-		if (!r)
-			r = compare(c, &ma, &mb);
-		r = mapping_end(&mb, r);
-		target_close(&tb);
-	}
-	r = mapping_end(&ma, r);
-	target_close(&ta);
+	r = run_job(c->o, &(struct job){ .x = &c->a, .op = cmp_a, .ctx = c });
 	if (!r)
 		return summary(c);
 	jout_free(c->j);
 	return r;
 }
 
-int cmd_cmp(struct options *o, char **argv)
+static int cmd_cmp(struct options *o, char **argv)
 {
 	static struct cmp c;	/* two pieces: not on the stack */
 	bool dry;
@@ -234,9 +238,9 @@ int cmd_cmp(struct options *o, char **argv)
 	c.fd = -1;
 	r = prepare(&c, argv);
 	if (!r) {
-		dry = announce(o, "cmp", &c.a);
+		dry = announce(o, &c.a);
 		if (!c.file)
-			dry = announce(o, "cmp", &c.b) || dry;
+			dry = announce(o, &c.b) || dry;
 		if (!dry)
 			r = run(&c);
 	}
@@ -244,3 +248,15 @@ int cmd_cmp(struct options *o, char **argv)
 		close(c.fd);
 	return r;
 }
+
+const struct command cmp_command = {
+	.name = "cmp",
+	.args = "REGION REGION|FILE",
+	.doc = "compare element by element: ADDR EXPECTED ACTUAL XOR of each "
+	       "difference (--max-diffs), then their count and the bits that differed; "
+	       "exit 5 when any",
+	.min_args = 2,
+	.max_args = 2,
+	.flags = CMD_DIFFS | CMD_JSON,
+	.run = cmd_cmp,
+};

@@ -18,6 +18,7 @@
 struct copy {
 	const struct options *o;
 	struct extent src, dst;
+	struct mapping *ms;		/* src's, while dst's is opened */
 	bool backwards;
 	unsigned char buf[PIECE];
 };
@@ -27,15 +28,15 @@ static int check_aligned(const struct copy *c, const struct extent *x,
 {
 	if (x->plan.cache != PFNMAP_CACHE_UC && x->plan.cache != PFNMAP_CACHE_WC)
 		return 0;
-	return width_aligned(c->o, "copy", x, why);
+	return width_aligned(c->o, x, why);
 }
 
 static int prepare(struct copy *c, char **argv)
 {
-	int r = region_arg(c->o, "copy", argv[0], REGION_NEED_SIZE, &c->src);
+	int r = region_arg(c->o, argv[0], REGION_NEED_SIZE, &c->src);
 
 	if (!r)
-		r = second_region_arg(c->o, "copy", argv[1], REGION_WRITES,
+		r = second_region_arg(c->o, argv[1], REGION_WRITES,
 				      &c->src, &c->dst);
 	if (!r)
 		r = check_aligned(c, &c->src, "uncached loads");
@@ -89,27 +90,35 @@ static int copy_all(struct copy *c, struct mapping *ms, struct mapping *md)
 	return r;
 }
 
+static int copy_to(struct mapping *md, void *ctx)
+{
+	struct copy *c = ctx;
+
+	return copy_all(c, c->ms, md);
+}
+
+static int copy_from(struct mapping *ms, void *ctx)
+{
+	struct copy *c = ctx;
+
+	c->ms = ms;
+	return run_job(c->o, &(struct job){ .x = &c->dst, .write = true,
+			 .op = copy_to, .ctx = c });
+}
+
 static int run(struct copy *c)
 {
-	struct target ts, td;
-	struct mapping ms, md;
-	int r = open_mapping(c->o, "copy", &c->src, false, &ts, &ms);
+	int r = run_job(c->o, &(struct job){ .x = &c->src, .op = copy_from,
+			.ctx = c });
 
-	if (!r) {
-		r = open_mapping(c->o, "copy", &c->dst, true, &td, &md);
-		if (!r)
-			r = copy_all(c, &ms, &md);
-		r = mapping_end(&md, r);
-		target_close(&td);
-	}
-	r = mapping_end(&ms, r);
-	target_close(&ts);
 	if (!r)
-		pf_info("copy: %llu bytes from '%s' to '%s'%s", (unsigned long long)c->src.size, c->src.text, c->dst.text, c->backwards ? ", last piece first (they overlap)" : "");
+		pf_info("copy: %llu bytes from '%s' to '%s'%s", (unsigned long long)c->src.size,
+			c->src.text, c->dst.text,
+			c->backwards ? ", last piece first (they overlap)" : "");
 	return r;
 }
 
-int cmd_copy(struct options *o, char **argv)
+static int cmd_copy(struct options *o, char **argv)
 {
 	static struct copy c;	/* a piece: not on the stack */
 	bool dry;
@@ -120,7 +129,17 @@ int cmd_copy(struct options *o, char **argv)
 	r = prepare(&c, argv);
 	if (r)
 		return r;
-	dry = announce(o, "copy", &c.src);
-	dry = announce(o, "copy", &c.dst) || dry;
+	dry = announce(o, &c.src);
+	dry = announce(o, &c.dst) || dry;
 	return dry ? 0 : run(&c);
 }
+
+const struct command copy_command = {
+	.name = "copy",
+	.args = "SRC DST",
+	.doc = "copy region SRC to DST (a region of its size, or a start), overlaps as memmove",
+	.min_args = 2,
+	.max_args = 2,
+	.flags = 0,
+	.run = cmd_copy,
+};

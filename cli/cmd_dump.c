@@ -23,7 +23,8 @@
 #define BUFSZ	(FLUSH + HEXDUMP_OUT_MAX(PIECE))
 
 struct dump {
-	struct sink sink;
+	struct sink sink;		/* first: put() finds the dump from it */
+	const struct options *o;
 	struct output out;
 	struct hexdump hd;
 	bool hex;
@@ -76,18 +77,15 @@ static int finish(struct dump *d)
 	return d->pending ? flush(d) : 0;
 }
 
-static int dump_extent(const struct options *o, const char *cmd,
-		       const struct extent *x, struct dump *d)
+static int dump_op(struct mapping *m, void *ctx)
 {
-	struct target t;
-	struct mapping m;
-	int r = open_mapping(o, cmd, x, false, &t, &m);
+	struct dump *d = ctx;
+	int r;
 
 	/* no progress line amid data written to a terminal */
-	if (!r && !isatty(d->out.fd))
-		progress_start(o, x->size, cmd);
-	if (!r)
-		r = map_read(&m, &d->sink);
+	if (!isatty(d->out.fd))
+		progress_start(d->o, m->x->size, d->o->cmd->name);
+	r = map_read(m, &d->sink);
 	/*
 	 * a fault ends the input at the faulting piece: what came before it
 	 * goes out ahead of the message, its status the fault's either way
@@ -97,45 +95,43 @@ static int dump_extent(const struct options *o, const char *cmd,
 
 		r = r ? r : f;
 	}
-	progress_end();
-	r = mapping_end(&m, r);
-	target_close(&t);
 	return r;
 }
 
-static int prepare(const struct options *o, const char *cmd, bool hex,
-		   const char *text, struct extent *x)
+static int prepare(const struct options *o, bool hex, const char *text,
+		   struct extent *x)
 {
-	int r = region_arg(o, cmd, text, REGION_NEED_SIZE, x);
+	int r = region_arg(o, text, REGION_NEED_SIZE, x);
 
 	if (!r && (x->plan.cache == PFNMAP_CACHE_UC || x->plan.cache == PFNMAP_CACHE_WC))
-		r = width_aligned(o, cmd, x, "uncached loads");
+		r = width_aligned(o, x, "uncached loads");
 	if (!r && !hex)
 		r = output_refuse_tty(o->output, o->force);
 	return r;
 }
 
-static int run(struct options *o, char **argv, const char *cmd, bool hex)
+static int run(struct options *o, char **argv, bool hex)
 {
-	struct dump d = { .sink = { .put = put }, .hex = hex };
+	struct dump d = { .o = o, .sink = { .put = put }, .hex = hex };
 	struct extent x;
-	int r = prepare(o, cmd, hex, argv[0], &x);
+	int r = prepare(o, hex, argv[0], &x);
 
 	/* a dry run creates no -o FILE, nor truncates it */
-	if (r || announce(o, cmd, &x))
+	if (r || announce(o, &x))
 		return r;
 	r = output_open(&d.out, o->output);
 	if (r)
 		return r;
 	d.buf = malloc(BUFSZ);
 	if (!d.buf) {
-		pf_error("%s: out of memory for a %u-byte buffer", cmd, (unsigned int)BUFSZ);
+		pf_error("%s: out of memory for a %u-byte buffer", o->cmd->name,
+			 (unsigned int)BUFSZ);
 		return EXIT_FAIL;
 	}
 	if (!hex)
 		d.sink.put_in_place = put_in_place;
 	hexdump_init(&d.hd, x.start);
-	r = dump_extent(o, cmd, &x, &d);
+	r = run_job(o, &(struct job){ .x = &x, .op = dump_op, .ctx = &d });
 	free(d.buf);
 	if (r == OUT_CLOSED)
 		return EXIT_OK;
@@ -144,12 +140,32 @@ static int run(struct options *o, char **argv, const char *cmd, bool hex)
 	return r ? r : output_close(&d.out);
 }
 
-int cmd_dump(struct options *o, char **argv)
+static int cmd_dump(struct options *o, char **argv)
 {
-	return run(o, argv, "dump", false);
+	return run(o, argv, false);
 }
 
-int cmd_hexdump(struct options *o, char **argv)
+static int cmd_hexdump(struct options *o, char **argv)
 {
-	return run(o, argv, "hexdump", true);
+	return run(o, argv, true);
 }
+
+const struct command dump_command = {
+	.name = "dump",
+	.args = "REGION",
+	.doc = "raw bytes to stdout (or -o FILE)",
+	.min_args = 1,
+	.max_args = 1,
+	.flags = CMD_OUTPUT,
+	.run = cmd_dump,
+};
+
+const struct command hexdump_command = {
+	.name = "hexdump",
+	.args = "REGION",
+	.doc = "hex and ASCII like hexdump -C, physical addresses",
+	.min_args = 1,
+	.max_args = 1,
+	.flags = CMD_OUTPUT,
+	.run = cmd_hexdump,
+};

@@ -296,15 +296,16 @@ static int info_json(const struct options *o, const struct extent *r)
 	return jout_print(j);
 }
 
-int cmd_info(struct options *o, char **argv)
+static int cmd_info(struct options *o, char **argv)
 {
 	struct extent r;
 	struct iomem io;
 	enum ram_state ram = RAM_NONE;
 	bool known = false;
-	int ret = region_arg(o, "info", argv[0], 0, &r);
+	int ret = region_arg(o, argv[0], 0, &r);
 
-	if (ret)
+	/* batch's check: the region resolves; what info says is for the run */
+	if (ret || o->checking)
 		return ret;
 	if (r.is_config)
 		return o->json ? config_json(&r) : print_config(&r);
@@ -330,3 +331,13 @@ int cmd_info(struct options *o, char **argv)
 	iomem_free(&io);
 	return 0;
 }
+
+const struct command info_command = {
+	.name = "info",
+	.args = "REGION",
+	.doc = "PFNs, pages, /proc/iomem owner, cache type; maps nothing",
+	.min_args = 1,
+	.max_args = 1,
+	.flags = CMD_JSON,
+	.run = cmd_info,
+};

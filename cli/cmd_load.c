@@ -205,7 +205,7 @@ static int report(struct load *l, int r)
 
 static int prepare(struct load *l, char **argv, struct extent *x)
 {
-	int r = region_arg(l->o, "load", argv[0], REGION_WRITES, x);
+	int r = region_arg(l->o, argv[0], REGION_WRITES, x);
 
 	if (!r)
 		r = open_input(l, argv[1]);
@@ -213,14 +213,17 @@ static int prepare(struct load *l, char **argv, struct extent *x)
 	if (!r && !x->has_size)
 		r = size_from_input(l, x, x->is_bar || x->is_config ? x->size : 0);
 	if (!r && (x->plan.cache == PFNMAP_CACHE_UC || x->plan.cache == PFNMAP_CACHE_WC))
-		r = width_aligned(l->o, "load", x, "uncached stores");
+		r = width_aligned(l->o, x, "uncached stores");
 	return r;
+}
+
+static int load_op(struct mapping *m, void *ctx)
+{
+	return load_input(ctx, m);
 }
 
 static int load(struct load *l)
 {
-	struct target t;
-	struct mapping m;
 	int r;
 
 	l->bounce = malloc(CHUNK);
@@ -228,24 +231,18 @@ static int load(struct load *l)
 		pf_error("load: out of memory for a %u-byte buffer", CHUNK);
 		return EXIT_FAIL;
 	}
-	r = open_mapping(l->o, "load", l->x, true, &t, &m);
-	if (!r) {
-		progress_start(l->o, l->x->size, "load");
-		r = load_input(l, &m);
-		progress_end();
-	}
-	r = mapping_end(&m, r);
-	target_close(&t);
+	r = run_job(l->o, &(struct job){ .x = l->x, .write = true,
+		    .progress = true, .op = load_op, .ctx = l });
 	return report(l, r);
 }
 
-int cmd_load(struct options *o, char **argv)
+static int cmd_load(struct options *o, char **argv)
 {
 	struct extent x;
 	struct load l = { .src = { .take = take }, .o = o, .x = &x, .fd = -1 };
 	int r = prepare(&l, argv, &x);
 
-	if (!r && !announce(o, "load", &x))
+	if (!r && !announce(o, &x))
 		r = load(&l);
 	if (l.fd > STDIN_FILENO)
 		close(l.fd);
@@ -253,3 +250,13 @@ int cmd_load(struct options *o, char **argv)
 	free(l.mem);
 	return r;
 }
+
+const struct command load_command = {
+	.name = "load",
+	.args = "REGION [FILE]",
+	.doc = "copy FILE (- or none: stdin) into REGION, no more than fits",
+	.min_args = 1,
+	.max_args = 2,
+	.flags = 0,
+	.run = cmd_load,
+};

@@ -23,6 +23,7 @@ struct mt_cli {
 	struct memtest_params p;
 	struct memtest_summary s;
 	bool progress;			/* progress_start done */
+	int ret;			/* what the engine returned */
 	uint64_t progress_done;
 };
 
@@ -122,32 +123,46 @@ static int check_region(struct mt_cli *c)
 	return 0;
 }
 
-int cmd_memtest(struct options *o, char **argv)
+/* The engine over the whole region, mapped at once; its status in ret */
+static int engine_op(struct mapping *m, void *ctx)
+{
+	struct mt_cli *c = ctx;
+
+	return map_whole(m, run_engine, c, &c->ret);
+}
+
+static int cmd_memtest(struct options *o, char **argv)
 {
 	struct mt_cli c = { .o = o };
 	struct extent x;
-	struct target t;
-	struct mapping m;
-	int r, ret = 0;
+	int r;
 
-	r = region_arg(o, "memtest", argv[0], REGION_NEED_SIZE | REGION_WRITES | REGION_NO_CONFIG, &x);
+	r = region_arg(o, argv[0], REGION_NEED_SIZE | REGION_WRITES | REGION_NO_CONFIG, &x);
 	c.x = &x;
 	c.p = (struct memtest_params){ .width = o->width, .tests = o->mt_tests,
 		.loops = (unsigned int)o->loops, .seed = pick_seed(o),
 		.max_errors = o->max_errors };
 	if (!r)
 		r = check_region(&c);
-	if (r || announce(o, "memtest", &x))
+	if (r || announce(o, &x))
 		return r;
 	printf("memtest %s: %u-bit accesses, seed %llu, %u loop%s\n", x.text, 8 * o->width, (unsigned long long)c.p.seed, c.p.loops, c.p.loops == 1 ? "" : "s");
-	r = open_mapping(o, "memtest", &x, true, &t, &m);
-	if (!r)
-		r = map_whole(&m, run_engine, &c, &ret);
-	/* a bus error leaves the engine by longjmp, the line still drawn */
-	progress_end();
-	r = mapping_end(&m, r);
-	target_close(&t);
+	r = run_job(o, &(struct job){ .x = &x, .write = true, .op = engine_op,
+		    .ctx = &c });
 	if (r)
 		return r;
 	return report(&c);
 }
+
+const struct command memtest_command = {
+	.name = "memtest",
+	.args = "REGION",
+	.doc = "test the memory of REGION: U-Boot's bus tests, memtester's tests, "
+	       "moving inversions (--tests); a line a test, each failure as ADDR "
+	       "EXPECTED ACTUAL XOR, the failing data bits and address lines in words; "
+	       "exit 5 when any",
+	.min_args = 1,
+	.max_args = 1,
+	.flags = CMD_MEMTEST,
+	.run = cmd_memtest,
+};

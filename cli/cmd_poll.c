@@ -71,28 +71,28 @@ static void catch_stop(bool on, struct sigaction old[2])
 	}
 }
 
+static int poll_op(struct mapping *m, void *ctx)
+{
+	struct poll_loop *p = ctx;
+
+	p->read = read_mapping;
+	p->now = monotonic_ns;
+	p->sleep_until = sleep_monotonic;
+	p->stop = &poll_stop;
+	p->ctx = m;
+	return poll_run(p);
+}
+
 static int poll_mapping(const struct options *o, const struct extent *x,
 			struct poll_loop *p)
 {
 	struct sigaction old[2];
-	struct target t;
-	struct mapping m;
 	int r;
 
-	/* before open_mapping's -v line, which scripts take as "it runs" */
+	/* before the mapping's -v line, which scripts take as "it runs" */
 	catch_stop(true, old);
-	r = open_mapping(o, "poll", x, false, &t, &m);
-	if (!r) {
-		p->read = read_mapping;
-		p->now = monotonic_ns;
-		p->sleep_until = sleep_monotonic;
-		p->stop = &poll_stop;
-		p->ctx = &m;
-		r = poll_run(p);
-	}
+	r = run_job(o, &(struct job){ .x = x, .op = poll_op, .ctx = p });
 	catch_stop(false, old);
-	r = mapping_end(&m, r);
-	target_close(&t);
 	return r;
 }
 
@@ -160,18 +160,29 @@ static int poll_args(const struct options *o, char **argv,
 	return 0;
 }
 
-int cmd_poll(struct options *o, char **argv)
+static int cmd_poll(struct options *o, char **argv)
 {
 	struct poll_loop p = { .not = o->poll_not,
 			       .timeout_ns = o->timeout_ns,
 			       .interval_ns = o->interval_ns };
 	struct extent x;
-	int r = addr_arg(o, "poll", argv[0], 0, &x);
+	int r = addr_arg(o, argv[0], 0, &x);
 
 	if (!r)
 		r = poll_args(o, argv, &p);
-	if (r || announce(o, "poll", &x))
+	if (r || announce(o, &x))
 		return r;
 	r = poll_mapping(o, &x, &p);
 	return r ? r : poll_report(o, &x, &p);
 }
+
+const struct command poll_command = {
+	.name = "poll",
+	.args = "ADDR MASK VALUE",
+	.doc = "read until (value & MASK) == VALUE (--not: !=), print the last value; "
+	       "exit 5 after --timeout",
+	.min_args = 3,
+	.max_args = 3,
+	.flags = CMD_POLL | CMD_JSON,
+	.run = cmd_poll,
+};

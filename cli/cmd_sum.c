@@ -94,23 +94,21 @@ static int check_expect(const struct options *o)
 	return EXIT_USAGE;
 }
 
+static int sum_op(struct mapping *m, void *ctx)
+{
+	struct sum *u = ctx;
+
+	return map_read(m, &u->sink);
+}
+
 static int sum_region(const struct options *o, const struct extent *x,
 		      struct sum *u, char *hex)
 {
-	struct target t;
-	struct mapping m;
 	int r = sum_begin(u);
 
-	if (r)
-		return r;
-	r = open_mapping(o, "sum", x, false, &t, &m);
-	if (!r) {
-		progress_start(o, x->size, "sum");
-		r = map_read(&m, &u->sink);
-		progress_end();
-	}
-	r = mapping_end(&m, r);
-	target_close(&t);
+	if (!r)
+		r = run_job(o, &(struct job){ .x = x, .progress = true,
+			    .op = sum_op, .ctx = u });
 	return r ? r : sum_end(u, hex);
 }
 
@@ -165,15 +163,15 @@ static int prepare(const struct options *o, char **argv, int n,
 	int i, r = check_expect(o);
 
 	for (i = 0; !r && i < n; i++) {
-		r = region_arg(o, "sum", argv[i], REGION_NEED_SIZE, &x[i]);
+		r = region_arg(o, argv[i], REGION_NEED_SIZE, &x[i]);
 		if (!r && (x[i].plan.cache == PFNMAP_CACHE_UC ||
 			   x[i].plan.cache == PFNMAP_CACHE_WC))
-			r = width_aligned(o, "sum", &x[i], "uncached loads");
+			r = width_aligned(o, &x[i], "uncached loads");
 	}
 	return r;
 }
 
-int cmd_sum(struct options *o, char **argv)
+static int cmd_sum(struct options *o, char **argv)
 {
 	struct extent *x;
 	struct sum u = { .sink = { .put = put }, .algo = o->algo };
@@ -189,7 +187,7 @@ int cmd_sum(struct options *o, char **argv)
 	}
 	r = prepare(o, argv, n, x);
 	for (i = 0; !r && i < n; i++)
-		dry = announce(o, "sum", &x[i]) || dry;
+		dry = announce(o, &x[i]) || dry;
 	if (!r && !dry) {
 		u.md = EVP_MD_CTX_new();
 		if (u.md) {
@@ -203,3 +201,14 @@ int cmd_sum(struct options *o, char **argv)
 	free(x);
 	return r;
 }
+
+const struct command sum_command = {
+	.name = "sum",
+	.args = "REGION...",
+	.doc = "crc32 (zlib's, U-Boot's) or sha256 of each REGION: HEX  REGION lines "
+	       "as sha256sum; --expect=HEX: exit 5 unless all are HEX",
+	.min_args = 1,
+	.max_args = INT_MAX,
+	.flags = CMD_SUM | CMD_JSON,
+	.run = cmd_sum,
+};

@@ -16,54 +16,47 @@
 #include "progress.h"
 #include "region.h"
 
-enum value_op { OP_FILL, OP_READ, OP_WRITE };
-
-static int access_value(const struct options *o, const char *cmd,
-			enum value_op op, const struct extent *x,
-			uint64_t *value)
+static int fill_op(struct mapping *m, void *value)
 {
-	struct target t;
-	struct mapping m;
-	int r;
-
-	if (announce(o, cmd, x))
-		return 0;
-	r = open_mapping(o, cmd, x, op != OP_READ, &t, &m);
-	if (!r && op == OP_FILL) {
-		progress_start(o, x->size, cmd);
-		r = map_fill(&m, *value);
-		progress_end();
-	} else if (!r && op == OP_READ)
-		r = map_read_value(&m, value);
-	else if (!r)
-		r = map_write_value(&m, *value);
-	r = mapping_end(&m, r);
-	target_close(&t);
-	return r;
+	return map_fill(m, *(uint64_t *)value);
 }
 
-int cmd_fill(struct options *o, char **argv)
+static int read_op(struct mapping *m, void *value)
+{
+	return map_read_value(m, value);
+}
+
+static int write_op(struct mapping *m, void *value)
+{
+	return map_write_value(m, *(uint64_t *)value);
+}
+
+static int cmd_fill(struct options *o, char **argv)
 {
 	struct extent x;
 	uint64_t value;
-	int r = region_arg(o, "fill", argv[0], REGION_NEED_SIZE | REGION_WRITES, &x);
+	int r = region_arg(o, argv[0], REGION_NEED_SIZE | REGION_WRITES, &x);
 
 	if (!r)
-		r = width_aligned(o, "fill", &x, "stores");
+		r = width_aligned(o, &x, "stores");
 	if (!r)
 		r = value_arg("fill", argv[1], o->width, &value);
-	return r ? r : access_value(o, "fill", OP_FILL, &x, &value);
+	if (r || announce(o, &x))
+		return r;
+	return run_job(o, &(struct job){ .x = &x, .write = true,
+			 .progress = true, .op = fill_op, .ctx = &value });
 }
 
-int cmd_read(struct options *o, char **argv)
+static int cmd_read(struct options *o, char **argv)
 {
 	struct extent x;
 	uint64_t value = 0;
-	int r = addr_arg(o, "read", argv[0], 0, &x);
+	int r = addr_arg(o, argv[0], 0, &x);
 
-	if (!r)
-		r = access_value(o, "read", OP_READ, &x, &value);
-	if (r || o->dry_run)
+	if (r || announce(o, &x))
+		return r;
+	r = run_job(o, &(struct job){ .x = &x, .op = read_op, .ctx = &value });
+	if (r)
 		return r;
 	if (o->json)
 		return jout_print(jout_value(&x, o->width, value));
@@ -71,12 +64,12 @@ int cmd_read(struct options *o, char **argv)
 	return 0;
 }
 
-int cmd_write(struct options *o, char **argv)
+static int cmd_write(struct options *o, char **argv)
 {
 	struct extent x;
 	uint64_t value;
 	uint64_t mask;
-	int r = addr_arg(o, "write", argv[0], REGION_WRITES, &x);
+	int r = addr_arg(o, argv[0], REGION_WRITES, &x);
 
 	if (!r)
 		r = masked_arg("write", argv[1], o->width, &value, &mask);
@@ -84,31 +77,42 @@ int cmd_write(struct options *o, char **argv)
 		return r;
 	/* VALUE:MASK reads first; a plain VALUE is one store and no read */
 	if (strchr(argv[1], ':'))
-		return rmw_value(o, "write", &x, value, mask);
-	return access_value(o, "write", OP_WRITE, &x, &value);
+		return rmw_value(o, &x, value, mask);
+	if (announce(o, &x))
+		return 0;
+	return run_job(o, &(struct job){ .x = &x, .write = true, .op = write_op,
+			 .ctx = &value });
 }
 
-int rmw_value(const struct options *o, const char *cmd,
-	      const struct extent *x, uint64_t value, uint64_t mask)
+/* One read, one write of the merge, the old and new values kept */
+struct rmw {
+	uint64_t value, mask, old, new;
+};
+
+static int rmw_op(struct mapping *m, void *ctx)
 {
-	uint64_t old = 0, new;
-	struct target t;
-	struct mapping m;
+	struct rmw *w = ctx;
+	int r = map_read_value(m, &w->old);
+
+	if (r)
+		return r;
+	w->new = masked_merge(w->old, w->value, w->mask);
+	return map_write_value(m, w->new);
+}
+
+int rmw_value(const struct options *o, const struct extent *x, uint64_t value,
+	      uint64_t mask)
+{
+	struct rmw w = { .value = value, .mask = mask };
 	int r;
 
-	if (announce(o, cmd, x))
+	if (announce(o, x))
 		return 0;
-	r = open_mapping(o, cmd, x, true, &t, &m);
+	r = run_job(o, &(struct job){ .x = x, .write = true, .op = rmw_op,
+		    .ctx = &w });
 	if (!r)
-		r = map_read_value(&m, &old);
-	if (!r) {
-		new = masked_merge(old, value, mask);
-		r = map_write_value(&m, new);
-		if (!r)
-			pf_info("%s: %s: old 0x%0*llx, new 0x%0*llx", cmd, x->text, HEX(o->width, old), HEX(o->width, new));
-	}
-	r = mapping_end(&m, r);
-	target_close(&t);
+		pf_info("%s: %s: old 0x%0*llx, new 0x%0*llx", o->cmd->name, x->text,
+			HEX(o->width, w.old), HEX(o->width, w.new));
 	return r;
 }
 
@@ -118,35 +122,21 @@ static int set_bits(struct options *o, char **argv, const char *cmd,
 {
 	struct extent x;
 	uint64_t bits;
-	int r = addr_arg(o, cmd, argv[0], REGION_WRITES, &x);
+	int r = addr_arg(o, argv[0], REGION_WRITES, &x);
 
 	if (!r)
 		r = value_arg(cmd, argv[1], o->width, &bits);
-	return r ? r : rmw_value(o, cmd, &x, ones ? bits : 0, bits);
+	return r ? r : rmw_value(o, &x, ones ? bits : 0, bits);
 }
 
-int cmd_set(struct options *o, char **argv)
+static int cmd_set(struct options *o, char **argv)
 {
 	return set_bits(o, argv, "set", true);
 }
 
-int cmd_clear(struct options *o, char **argv)
+static int cmd_clear(struct options *o, char **argv)
 {
 	return set_bits(o, argv, "clear", false);
-}
-
-static int read_one(const struct options *o, const struct extent *x,
-		    uint64_t *value)
-{
-	struct target t;
-	struct mapping m;
-	int r = open_mapping(o, "expect", x, false, &t, &m);
-
-	if (!r)
-		r = map_read_value(&m, value);
-	r = mapping_end(&m, r);
-	target_close(&t);
-	return r;
 }
 
 /* expect --json: read's fields, then "expected" (VALUE within MASK) */
@@ -161,18 +151,18 @@ static int print_json(const struct options *o, const struct extent *x,
 	return jout_print(j);
 }
 
-int cmd_expect(struct options *o, char **argv)
+static int cmd_expect(struct options *o, char **argv)
 {
 	uint64_t want, mask, got = 0;
 	struct extent x;
 	bool match;
-	int r = addr_arg(o, "expect", argv[0], 0, &x);
+	int r = addr_arg(o, argv[0], 0, &x);
 
 	if (!r)
 		r = masked_arg("expect", argv[1], o->width, &want, &mask);
-	if (r || announce(o, "expect", &x))
+	if (r || announce(o, &x))
 		return r;
-	r = read_one(o, &x, &got);
+	r = run_job(o, &(struct job){ .x = &x, .op = read_op, .ctx = &got });
 	if (r)
 		return r;
 	/* printed either way, so that a script can log what was there */
@@ -189,3 +179,64 @@ int cmd_expect(struct options *o, char **argv)
 	pf_error("expect: %s: read 0x%0*llx, want 0x%0*llx (mask 0x%0*llx)", x.text, HEX(o->width, got), HEX(o->width, want & mask), HEX(o->width, mask));
 	return EXIT_MISMATCH;
 }
+
+const struct command fill_command = {
+	.name = "fill",
+	.args = "REGION VALUE",
+	.doc = "repeat VALUE (of --width) over REGION",
+	.min_args = 2,
+	.max_args = 2,
+	.flags = 0,
+	.run = cmd_fill,
+};
+
+const struct command read_command = {
+	.name = "read",
+	.args = "ADDR",
+	.doc = "one value of --width, printed as 0x%0Nx",
+	.min_args = 1,
+	.max_args = 1,
+	.flags = CMD_JSON,
+	.run = cmd_read,
+};
+
+const struct command write_command = {
+	.name = "write",
+	.args = "ADDR VALUE[:MASK]",
+	.doc = "store one value of --width; VALUE:MASK reads once and writes back (old "
+	       "& ~MASK) | (VALUE & MASK)",
+	.min_args = 2,
+	.max_args = 2,
+	.flags = 0,
+	.run = cmd_write,
+};
+
+const struct command set_command = {
+	.name = "set",
+	.args = "ADDR BITS",
+	.doc = "set BITS: one read, one write of --width",
+	.min_args = 2,
+	.max_args = 2,
+	.flags = 0,
+	.run = cmd_set,
+};
+
+const struct command clear_command = {
+	.name = "clear",
+	.args = "ADDR BITS",
+	.doc = "clear BITS: one read, one write of --width",
+	.min_args = 2,
+	.max_args = 2,
+	.flags = 0,
+	.run = cmd_clear,
+};
+
+const struct command expect_command = {
+	.name = "expect",
+	.args = "ADDR VALUE[:MASK]",
+	.doc = "read one value, print it; exit 5 unless it matches VALUE in MASK",
+	.min_args = 2,
+	.max_args = 2,
+	.flags = CMD_JSON,
+	.run = cmd_expect,
+};

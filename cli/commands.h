@@ -32,8 +32,6 @@ struct command {
 	int (*run)(struct options *o, char **argv);
 };
 
-extern const struct command commands[];
-
 /* A command line parsed: its options, its command and that one's arguments */
 struct parsed {
 	struct options o;
@@ -49,44 +47,45 @@ struct parsed {
 int parse_command_line(int argc, char **argv, unsigned int flags,
 		       struct parsed *p);
 
-int cmd_dump(struct options *o, char **argv);
-int cmd_hexdump(struct options *o, char **argv);
-int cmd_fill(struct options *o, char **argv);
-int cmd_load(struct options *o, char **argv);
-int cmd_read(struct options *o, char **argv);
-int cmd_write(struct options *o, char **argv);
-int cmd_set(struct options *o, char **argv);
-int cmd_clear(struct options *o, char **argv);
-int cmd_expect(struct options *o, char **argv);
-int cmd_info(struct options *o, char **argv);
-int cmd_bars(struct options *o, char **argv);
-int cmd_cmp(struct options *o, char **argv);
-int cmd_sum(struct options *o, char **argv);
-int cmd_copy(struct options *o, char **argv);
-int cmd_poll(struct options *o, char **argv);
-int cmd_batch(struct options *o, char **argv);
-int cmd_memtest(struct options *o, char **argv);
+/* The commands, each defined in its own file (cmd_*.c) */
+extern const struct command dump_command,
+	hexdump_command,
+	fill_command,
+	load_command,
+	read_command,
+	write_command,
+	set_command,
+	clear_command,
+	expect_command,
+	info_command,
+	bars_command,
+	cmp_command,
+	sum_command,
+	copy_command,
+	poll_command,
+	memtest_command,
+	batch_command;
 
 #define REGION_NEED_SIZE	1	/* a plain START is an error */
 #define REGION_WRITES		2	/* the command writes into it */
 #define REGION_NO_CONFIG	4	/* configuration space is refused */
 
 /* REGION argument of cmd: physical or a PCI location, resolved */
-int region_arg(const struct options *o, const char *cmd, const char *text,
-	       unsigned int flags, struct extent *x);
+int region_arg(const struct options *o, const char *text, unsigned int flags,
+	       struct extent *x);
 
 /* An ADDR argument: a plain START or a BAR offset, aligned to the width */
-int addr_arg(const struct options *o, const char *cmd, const char *text,
-	     unsigned int flags, struct extent *x);
+int addr_arg(const struct options *o, const char *text, unsigned int flags,
+	     struct extent *x);
 
 /*
  * The second REGION of cmp and copy, as long as first: a region of exactly
  * that size, or a start (a BAR or config offset without +SIZE) with room
  * for it before the end of the BAR or configuration space
  */
-int second_region_arg(const struct options *o, const char *cmd,
-		      const char *text, unsigned int flags,
-		      const struct extent *first, struct extent *x);
+int second_region_arg(const struct options *o, const char *text,
+		      unsigned int flags, const struct extent *first,
+		      struct extent *x);
 
 /* A VALUE argument of --width */
 int value_arg(const char *cmd, const char *text, unsigned int width,
@@ -97,12 +96,11 @@ int masked_arg(const char *cmd, const char *text, unsigned int width,
 	       uint64_t *v, uint64_t *mask);
 
 /* One read, then one write of (old & ~mask) | (value & mask), at x */
-int rmw_value(const struct options *o, const char *cmd,
-	      const struct extent *x, uint64_t value, uint64_t mask);
+int rmw_value(const struct options *o, const struct extent *x, uint64_t value,
+	      uint64_t mask);
 
 /* -v and -n: say what will be done; returns 1 when it was a dry run */
-int announce(const struct options *o, const char *cmd,
-	     const struct extent *x);
+int announce(const struct options *o, const struct extent *x);
 
 /*
  * The core's session for a command run with options o: one for the run,
@@ -114,12 +112,22 @@ struct pf_session *session_for(const struct options *o);
 const char *device_names(const struct pci_bar *b);
 
 /* check_width_aligned() for o's --width */
-int width_aligned(const struct options *o, const char *cmd,
-		  const struct extent *x, const char *why);
+int width_aligned(const struct options *o, const struct extent *x,
+		  const char *why);
 
-/* Opens x's target and a mapping of x through it, for cmd */
-int open_mapping(const struct options *o, const char *cmd,
-		 const struct extent *x, bool write, struct target *t,
-		 struct mapping *m);
+/*
+ * What a data command does with its extent: open a mapping of it, run op
+ * over it, close it. progress: a progress line over the extent's size.
+ */
+struct job {
+	const struct extent *x;
+	bool write;			/* the command stores into x */
+	bool progress;
+	int (*op)(struct mapping *m, void *ctx);
+	void *ctx;
+};
+
+/* Opens j's extent, runs j's op over it, closes it; op's status */
+int run_job(const struct options *o, const struct job *j);
 
 #endif

@@ -21,25 +21,25 @@
 const char *argp_program_version = "pfnmap " PFNMAP_VERSION;
 /* no address of our own: argp prints none; the epilogue names the docs */
 
-const struct command commands[] = {
-	{ "dump", "REGION", "raw bytes to stdout (or -o FILE)", 1, 1, CMD_OUTPUT, cmd_dump },
-	{ "hexdump", "REGION", "hex and ASCII like hexdump -C, physical addresses", 1, 1, CMD_OUTPUT, cmd_hexdump },
-	{ "fill", "REGION VALUE", "repeat VALUE (of --width) over REGION", 2, 2, 0, cmd_fill },
-	{ "load", "REGION [FILE]", "copy FILE (- or none: stdin) into REGION, no more than fits", 1, 2, 0, cmd_load },
-	{ "read", "ADDR", "one value of --width, printed as 0x%0Nx", 1, 1, CMD_JSON, cmd_read },
-	{ "write", "ADDR VALUE[:MASK]", "store one value of --width; VALUE:MASK reads once and writes back (old & ~MASK) | (VALUE & MASK)", 2, 2, 0, cmd_write },
-	{ "set", "ADDR BITS", "set BITS: one read, one write of --width", 2, 2, 0, cmd_set },
-	{ "clear", "ADDR BITS", "clear BITS: one read, one write of --width", 2, 2, 0, cmd_clear },
-	{ "expect", "ADDR VALUE[:MASK]", "read one value, print it; exit 5 unless it matches VALUE in MASK", 2, 2, CMD_JSON, cmd_expect },
-	{ "info", "REGION", "PFNs, pages, /proc/iomem owner, cache type; maps nothing", 1, 1, CMD_JSON, cmd_info },
-	{ "bars", "[FILTER]", "PCI devices and their BARs, via libpci", 0, 1, CMD_JSON, cmd_bars },
-	{ "cmp", "REGION REGION|FILE", "compare element by element: ADDR EXPECTED ACTUAL XOR of each difference (--max-diffs), then their count and the bits that differed; exit 5 when any", 2, 2, CMD_DIFFS | CMD_JSON, cmd_cmp },
-	{ "sum", "REGION...", "crc32 (zlib's, U-Boot's) or sha256 of each REGION: HEX  REGION lines as sha256sum; --expect=HEX: exit 5 unless all are HEX", 1, INT_MAX, CMD_SUM | CMD_JSON, cmd_sum },
-	{ "copy", "SRC DST", "copy region SRC to DST (a region of its size, or a start), overlaps as memmove", 2, 2, 0, cmd_copy },
-	{ "poll", "ADDR MASK VALUE", "read until (value & MASK) == VALUE (--not: !=), print the last value; exit 5 after --timeout", 3, 3, CMD_POLL | CMD_JSON, cmd_poll },
-	{ "memtest", "REGION", "test the memory of REGION: U-Boot's bus tests, memtester's tests, moving inversions (--tests); a line a test, each failure as ADDR EXPECTED ACTUAL XOR, the failing data bits and address lines in words; exit 5 when any", 1, 1, CMD_MEMTEST, cmd_memtest },
-	{ "batch", "[FILE]", "one command line a line of FILE (- or none: stdin), all checked before the first runs", 0, 1, CMD_BATCH | CMD_POLL | CMD_DIFFS | CMD_SUM | CMD_JSON | CMD_MEMTEST, cmd_batch },
-	{ NULL, NULL, NULL, 0, 0, 0, NULL },
+static const struct command *const commands[] = {
+	&dump_command,
+	&hexdump_command,
+	&fill_command,
+	&load_command,
+	&read_command,
+	&write_command,
+	&set_command,
+	&clear_command,
+	&expect_command,
+	&info_command,
+	&bars_command,
+	&cmp_command,
+	&sum_command,
+	&copy_command,
+	&poll_command,
+	&memtest_command,
+	&batch_command,
+	NULL,
 };
 
 enum {
@@ -142,7 +142,7 @@ static void help_command(FILE *f, const struct command *c)
 /* The commands, from the table, ahead of the text after \v */
 static char *help_filter(int key, const char *text, void *input)
 {
-	const struct command *c;
+	const struct command *const *c;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -154,8 +154,8 @@ static char *help_filter(int key, const char *text, void *input)
 	if (!f)
 		return (char *)text;
 	fputs("Commands:\n", f);
-	for (c = commands; c->name; c++)
-		help_command(f, c);
+	for (c = commands; *c; c++)
+		help_command(f, *c);
 	fprintf(f, "\n%s", text);
 	if (fclose(f))
 		return (char *)text;
@@ -186,14 +186,15 @@ static enum sum_algo parse_algo(const char *text, struct argp_state *state)
 static const struct command *find_command(const char *name,
 					  struct argp_state *state)
 {
-	const struct command *c;
+	const struct command *const *c;
 	char names[256] = "";
 
-	for (c = commands; c->name; c++)
-		if (!strcmp(c->name, name))
-			return c;
-	for (c = commands; c->name; c++)
-		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", c == commands ? "" : c[1].name ? ", " : " and ", c->name);
+	for (c = commands; *c; c++)
+		if (!strcmp((*c)->name, name))
+			return *c;
+	for (c = commands; *c; c++)
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+			 c == commands ? "" : c[1] ? ", " : " and ", (*c)->name);
 	argp_failure(state, EXIT_USAGE, 0, "unknown command '%s'; the commands are %s", name, names);
 	return NULL;
 }
@@ -202,15 +203,16 @@ static const struct command *find_command(const char *name,
 static const char *commands_with(unsigned int flag)
 {
 	static char names[256];
-	const struct command *c;
+	const struct command *const *c;
 	int n = 0, i = 0;
 
 	names[0] = 0;
-	for (c = commands; c->name; c++)
-		n += !!(c->flags & flag);
-	for (c = commands; c->name; c++)
-		if (c->flags & flag)
-			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", !i++ ? "" : i < n ? ", " : " and ", c->name);
+	for (c = commands; *c; c++)
+		n += !!((*c)->flags & flag);
+	for (c = commands; *c; c++)
+		if ((*c)->flags & flag)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 !i++ ? "" : i < n ? ", " : " and ", (*c)->name);
 	return names;
 }
 
@@ -380,7 +382,7 @@ static int parse_opt(int key, char *arg, struct argp_state *state)
 		parse_memtest_number(key, arg, &p->o, state);
 		break;
 	case ARGP_KEY_ARG:
-		p->cmd = find_command(arg, state);
+		p->cmd = p->o.cmd = find_command(arg, state);
 		p->args = &state->argv[state->next];
 		p->nargs = state->argc - state->next;
 		state->next = state->argc;
@@ -423,7 +425,7 @@ static int parse_plain(int argc, char **argv, unsigned int flags,
 		.err_stream = stderr, .out_stream = stdout,
 	};
 
-	p->cmd = find_command(argv[1], &state);
+	p->cmd = p->o.cmd = find_command(argv[1], &state);
 	if (!p->cmd)
 		return EXIT_USAGE;
 	p->args = &argv[2];

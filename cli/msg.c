@@ -9,6 +9,9 @@
 
 bool msg_quiet;
 int msg_verbose;
+
+/* batch's check of a line: its first error only; no warning, no info */
+static bool checking, check_said;
 const char *msg_prefix = "";
 unsigned int msg_line;
 
@@ -39,12 +42,28 @@ static void vmsg(const char *fmt, va_list ap)
 	fprintf(stderr, "pfnmap: %s\n", out);
 }
 
-/* A line the core formatted: filtered by its level there already */
+/* A line the core formatted, said as the CLI's own of its level */
 void msg_report(struct pf_session *s, enum pf_level level, const char *line)
 {
 	(void)s;
-	(void)level;
-	pf_error("%s", line);
+	if (level == PF_ERROR)
+		pf_error("%s", line);
+	else if (level == PF_WARN)
+		pf_warn("%s", line);
+	else
+		pf_info("%s", line);
+}
+
+void msg_check_begin(void)
+{
+	checking = true;
+	check_said = false;
+}
+
+bool msg_check_end(void)
+{
+	checking = false;
+	return check_said;
 }
 
 void msg_fatal(struct pf_session *s)
@@ -57,6 +76,9 @@ void pf_error(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (checking && check_said)
+		return;
+	check_said = checking;
 	va_start(ap, fmt);
 	vmsg(fmt, ap);
 	va_end(ap);
@@ -66,7 +88,7 @@ void pf_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (msg_quiet)
+	if (msg_quiet || checking)
 		return;
 	va_start(ap, fmt);
 	vmsg(fmt, ap);
@@ -77,7 +99,7 @@ void pf_info(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!msg_verbose)
+	if (!msg_verbose || checking)
 		return;
 	va_start(ap, fmt);
 	vmsg(fmt, ap);

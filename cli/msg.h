@@ -27,6 +27,13 @@ void pf_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Printed with -v only */
 void pf_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * batch's check of a line: from begin to end only its first error is
+ * said, no warning and no info; end tells whether an error was said
+ */
+void msg_check_begin(void);
+bool msg_check_end(void);
+
 /* A session's report and fatal callbacks: the core's messages, its end */
 void msg_report(struct pf_session *s, enum pf_level level, const char *line);
 void msg_fatal(struct pf_session *s) __attribute__((noreturn));

@@ -32,7 +32,10 @@ enum sum_algo {
 #define OPT_GIVEN_BATCH		0x10	/* --keep-going */
 #define OPT_GIVEN_MEMTEST	0x20	/* --tests, --loops, --seed, --max-errors */
 
+struct command;
+
 struct options {
+	const struct command *cmd;	/* the command these are given to */
 	unsigned int width;		/* access width in bytes: 1, 2, 4, 8 */
 	bool width_set;
 	enum pfnmap_cache cache;
