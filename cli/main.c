@@ -17,6 +17,7 @@
 #include "memtest.h"
 #include "msg.h"
 #include "region.h"
+#include "util.h"
 
 const char *argp_program_version = "pfnmap " PFNMAP_VERSION;
 /* no address of our own: argp prints none; the epilogue names the docs */
@@ -227,7 +228,7 @@ static void check_given(const struct parsed *p, struct argp_state *state)
 {
 	unsigned int i;
 
-	for (i = 0; i < sizeof(given_names) / sizeof(given_names[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(given_names); i++) {
 		unsigned int bit = 1U << i;
 
 		if ((p->o.given & bit) && !(p->cmd->flags & (bit << CMD_OPT_SHIFT)))

@@ -26,6 +26,7 @@
 
 #include "access.h"
 #include "memtest.h"
+#include "util.h"
 
 #ifdef MEMTEST_SIM
 uint64_t memtest_sim_read(const volatile void *p, unsigned int width);
@@ -503,7 +504,7 @@ static enum memtest_result t_data_bus(struct memtest_run *r)
 	unsigned int i;
 	uint64_t v;
 
-	for (i = 0; i < sizeof(pats) / sizeof(*pats); i++)
+	for (i = 0; i < ARRAY_SIZE(pats); i++)
 		for (v = pats[i] & r->mask; v && r->stop == GOING;
 		     v = (v << 1) & r->mask) {
 			data_probe(r, v);
@@ -840,7 +841,7 @@ static void march(struct memtest_run *r, uint64_t bg)
 	};
 	unsigned int i, n;
 
-	for (i = 0; i < sizeof(el) / sizeof(*el); i++) {
+	for (i = 0; i < ARRAY_SIZE(el); i++) {
 		n = !!(el[i].ops & M_R) + !!(el[i].ops & M_W);
 		chunked(r, k_march, &el[i], r->words, n * r->w, el[i].down);
 	}
@@ -895,8 +896,7 @@ const struct memtest_test memtest_tests[] = {
 	  0 },
 };
 
-const unsigned int memtest_ntests = sizeof(memtest_tests) /
-				    sizeof(*memtest_tests);
+const unsigned int memtest_ntests = ARRAY_SIZE(memtest_tests);
 
 /* ---- the list of tests ------------------------------------------------- */
 

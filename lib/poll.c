@@ -8,6 +8,7 @@
 
 #include "poll.h"
 #include "region.h"
+#include "util.h"
 
 uint64_t poll_deadline(uint64_t start, uint64_t timeout)
 {
@@ -79,7 +80,7 @@ void format_duration(char *buf, size_t len, uint64_t ns)
 		snprintf(buf, len, ns ? "forever" : "0s");
 		return;
 	}
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(units); i++) {
 		if (!(ns % units[i].ns)) {
 			snprintf(buf, len, "%llu%s",
 				 (unsigned long long)(ns / units[i].ns), units[i].name);

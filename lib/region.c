@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "region.h"
+#include "util.h"
 
 #define SUFFIXES	"K, M, G, T or KiB, MiB, GiB, TiB"
 #define BAR_GRAMMAR	"the BAR is bar0 to bar5, optionally followed by @OFFSET and +SIZE"
@@ -178,7 +179,7 @@ static uint64_t duration_unit(const char *unit)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(duration_units) / sizeof(duration_units[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(duration_units); i++)
 		if (!strcmp(unit, duration_units[i].name))
 			return duration_units[i].ns;
 	return 0;

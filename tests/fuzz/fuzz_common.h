@@ -28,6 +28,7 @@
 
 #include "devspec.h"
 #include "region.h"
+#include "util.h"
 
 /* The full error buffer: the size the CLI gives the parsers */
 #define FUZZ_ERRLEN	REGION_ERR_MAX
@@ -143,7 +144,7 @@ static inline void check_truncated(const char *full, const char *small,
 
 /* The sizes the truncation checks use */
 static const size_t fuzz_small_errlens[] = { 1, 8 };
-#define FUZZ_NSMALL	(sizeof(fuzz_small_errlens) / sizeof(fuzz_small_errlens[0]))
+#define FUZZ_NSMALL	ARRAY_SIZE(fuzz_small_errlens)
 
 static inline bool same_filter(const struct pci_filter *a,
 			       const struct pci_filter *b)

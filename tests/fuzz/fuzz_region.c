@@ -150,7 +150,7 @@ static void check_pfns(const struct region *r)
 	struct pfn_span s;
 	unsigned int i;
 
-	for (i = 0; i < sizeof(shifts) / sizeof(shifts[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(shifts); i++) {
 		uint64_t page = 1ULL << shifts[i];
 
 		region_pfns(r->start, r->size, shifts[i], &s);

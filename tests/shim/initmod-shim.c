@@ -44,6 +44,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+/* As cli/util.h has it: the shim is built without the CLI's headers */
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 #define EXPORT __attribute__((visibility("default")))
 
 EXPORT long syscall(long nr, ...);
@@ -75,7 +78,7 @@ static const char *errno_name(int e)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(errnos) / sizeof(errnos[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(errnos); i++)
 		if (errnos[i].value == e)
 			return errnos[i].name;
 	return "?";
@@ -91,7 +94,7 @@ static int shim_errno(void)
 
 	if (!s || !*s)
 		return 0;
-	for (i = 0; i < sizeof(errnos) / sizeof(errnos[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(errnos); i++)
 		if (!strcmp(s, errnos[i].name))
 			return errnos[i].value;
 	v = strtol(s, &end, 0);
@@ -248,7 +251,7 @@ static bool is_trapped(const char *path)
 {
 	size_t i, n;
 
-	for (i = 0; i < sizeof(trapped) / sizeof(trapped[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(trapped); i++) {
 		n = strlen(trapped[i]);
 		if (!strncmp(path, trapped[i], n) &&
 		    (path[n] == 0 || path[n] == '/'))

@@ -16,6 +16,7 @@
 
 #define ACCESS_TRACE
 #include "../../lib/access.c"
+#include "util.h"
 
 #define GUARD		64		/* bytes checked on each side */
 #define AREA		(3 * 4096 + 256)	/* room for > one bulk pattern */
@@ -197,9 +198,8 @@ static void check_fill(unsigned int width, size_t off, size_t len,
 
 /* Offsets and lengths that are multiples of the width */
 #define FOR_EACH_CASE(w, o, l)						\
-	for (size_t oi_ = 0; oi_ < sizeof(offsets) / sizeof(*offsets); oi_++) \
-		for (size_t li_ = 0; li_ < sizeof(lengths) / sizeof(*lengths); \
-		     li_++)						\
+	for (size_t oi_ = 0; oi_ < ARRAY_SIZE(offsets); oi_++)		\
+		for (size_t li_ = 0; li_ < ARRAY_SIZE(lengths); li_++)	\
 			if (((o) = offsets[oi_]) % (w) == 0 &&		\
 			    ((l) = lengths[li_]) % (w) == 0 &&		\
 			    (o) + (l) <= AREA)
@@ -242,7 +242,7 @@ static void test_fill(void **state)
 	unsigned int i;
 
 	(void)state;
-	for (v = 0; v < sizeof(vals) / sizeof(*vals); v++)
+	for (v = 0; v < ARRAY_SIZE(vals); v++)
 		for (i = 0; i < 4; i++)
 			FOR_EACH_CASE(widths[i], off, len)
 				check_fill(widths[i], off, len,
@@ -339,8 +339,8 @@ static void test_bulk_fill(void **state)
 
 	(void)state;
 	for (i = 0; i < 4; i++)
-		for (o = 0; o < sizeof(boffs) / sizeof(*boffs); o++)
-			for (l = 0; l < sizeof(blens) / sizeof(*blens); l++)
+		for (o = 0; o < ARRAY_SIZE(boffs); o++)
+			for (l = 0; l < ARRAY_SIZE(blens); l++)
 				if (boffs[o] + blens[l] <= AREA)
 					check_bulk(widths[i], boffs[o],
 						   blens[l],

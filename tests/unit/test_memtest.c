@@ -68,6 +68,7 @@
 
 #define MEMTEST_SIM
 #include "../../lib/memtest.c"
+#include "util.h"
 
 #define SIM_SIZE	(8 * 1024)
 #define GUARD		64
@@ -565,7 +566,7 @@ static void test_cell_bit(void **state)
 	(void)state;
 	run_sim(&o, &f, 8, all_tests(), 1, 0);
 	assert_bus_tests_pass(&o);
-	for (i = 0; i < sizeof(finders) / sizeof(*finders); i++) {
+	for (i = 0; i < ARRAY_SIZE(finders); i++) {
 		assert_int_equal(o.res[T(finders[i])], MEMTEST_FAIL);
 		assert_failures_at(&o, T(finders[i]), PHYS + 0x468, 33);
 	}
@@ -813,7 +814,7 @@ static void test_matrix(void **state)
 	unsigned int i;
 
 	(void)state;
-	for (i = 0; i < sizeof(cols) / sizeof(*cols); i++)
+	for (i = 0; i < ARRAY_SIZE(cols); i++)
 		check_column(&cols[i]);
 }
 
@@ -961,7 +962,7 @@ static void test_odd_half(void **state)
 	f.off = run_size - 8;		/* the upper half's last */
 	run_sim(&o, &f, 8, all_tests(), 1, 0);
 	run_size = SIM_SIZE;
-	for (i = 0; i < sizeof(finders) / sizeof(*finders); i++)
+	for (i = 0; i < ARRAY_SIZE(finders); i++)
 		assert_failures_at(&o, T(finders[i]), PHYS + f.off, 9);
 }
 

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "region.h"
+#include "util.h"
 
 #define SUFFIXES	"(K, M, G, T or KiB, MiB, GiB, TiB)"
 #define NOT_NUMBER	"is not a number (0x hex or decimal)"
@@ -398,14 +399,14 @@ static void test_duration(void **state)
 	size_t i;
 
 	(void)state;
-	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
 		print_message("parse_duration(\"%s\")\n", good[i].text);
 		assert_int_equal(parse_duration(good[i].text, false, &ns, err, sizeof(err)), 0);
 		assert_int_equal(ns, good[i].ns);
 	}
 	assert_int_equal(parse_duration("forever", true, &ns, err, sizeof(err)), 0);
 	assert_true(ns == DURATION_FOREVER);
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		ns = 7;
 		print_message("parse_duration(\"%s\")\n", bad[i].text);
 		assert_int_equal(parse_duration(bad[i].text, false, &ns, err, sizeof(err)), -1);
@@ -435,7 +436,7 @@ static void test_width(void **state)
 	assert_int_equal(bytes, 4);
 	assert_int_equal(parse_width("64", &bytes, err, sizeof(err)), 0);
 	assert_int_equal(bytes, 8);
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		bytes = 99;
 		print_message("parse_width(\"%s\")\n", bad[i]);
 		assert_int_equal(parse_width(bad[i], &bytes, err, sizeof(err)),

@@ -72,6 +72,9 @@
 #include "guest-report.h"
 #include "guest-debugger.h"
 
+/* As cli/util.h has it: probe.c is built with kmod/uapi on its path only */
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 #define DEV		"/dev/pfnmap"
 #define HIDDEN		0x180000000ULL
 #define HIDDEN_SIZE	(4UL << 20)
@@ -112,7 +115,7 @@ static const char *cache_name(unsigned int c)
 		"auto", "uc", "wc", "wb", "wt", "wp", "strong-uc"
 	};
 
-	if (c < sizeof(n) / sizeof(n[0]))
+	if (c < ARRAY_SIZE(n))
 		return n[c];
 	return c == PFNMAP_CACHE_UNKNOWN ? "unknown" : "invalid";
 }
