@@ -109,7 +109,8 @@ static void print_device_head(struct pci_dev *d, const struct pci_bar *b,
 	       b->device, device_names(b), d->device_class,
 	       b->driver[0] ? b->driver : "none");
 	if (dec == DECODE_OFF)
-		printf("  memory decoding off (COMMAND bit 1 clear): the memory BARs read as all ones\n");
+		printf("  memory decoding off (COMMAND bit 1 clear): "
+		       "the memory BARs read as all ones\n");
 }
 
 /* Returns whether it had a memory BAR to show */
@@ -171,7 +172,8 @@ static int cmd_bars(struct options *o, char **argv)
 		return EXIT_USAGE;
 	}
 	if (spec.index >= n) {
-		pf_error("bars: '%s': only %d device%s (#0 to #%d)", argv[0], n, n == 1 ? " matches" : "s match", n - 1);
+		pf_error("bars: '%s': only %d device%s (#0 to #%d)",
+			 argv[0], n, n == 1 ? " matches" : "s match", n - 1);
 		return EXIT_USAGE;
 	}
 	/* batch's check: the filter matches; the listing is for the run */
@@ -181,7 +183,8 @@ static int cmd_bars(struct options *o, char **argv)
 		if (spec.index < 0 || spec.index == i)
 			shown += print_device(o, found[i]);
 	if (argv[0] && !shown)
-		pf_warn("bars: '%s' matches %d PCI device%s, none with a memory BAR", argv[0], n, n == 1 ? "" : "s");
+		pf_warn("bars: '%s' matches %d PCI device%s, none with a memory BAR",
+			argv[0], n, n == 1 ? "" : "s");
 	return bars_json_status;
 }
 

@@ -49,15 +49,19 @@ static int second_file(struct cmp *c, const char *path, const char *why)
 	c->file = path;
 	c->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (c->fd < 0) {
-		pf_error("cmp: '%s' is neither a file (%s) nor a region (%s)", path, strerror(errno), why);
+		pf_error("cmp: '%s' is neither a file (%s) nor a region (%s)",
+			 path, strerror(errno), why);
 		return EXIT_FAIL;
 	}
 	if (fstat(c->fd, &st) || !S_ISREG(st.st_mode)) {
-		pf_error("cmp: %s is not a regular file; its size must be known before anything is read", path);
+		pf_error("cmp: %s is not a regular file; "
+			 "its size must be known before anything is read", path);
 		return EXIT_USAGE;
 	}
 	if ((uint64_t)st.st_size != c->a.size) {
-		pf_error("cmp: '%s' is %llu bytes but %s is %llu bytes; the sizes must match", c->a.text, (unsigned long long)c->a.size, path, (unsigned long long)st.st_size);
+		pf_error("cmp: '%s' is %llu bytes but %s is %llu bytes; the sizes must match",
+			 c->a.text, (unsigned long long)c->a.size, path,
+			 (unsigned long long)st.st_size);
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -90,7 +94,9 @@ static void report_diff(struct cmp *c, uint64_t off, uint64_t va,
 		return;
 	if (!c->j) {
 		progress_before_stdout();
-		printf("0x%llx 0x%0*llx 0x%0*llx 0x%0*llx\n", (unsigned long long)(c->a.start + off), HEX(w, va), HEX(w, vb), HEX(w, va ^ vb));
+		printf("0x%llx 0x%0*llx 0x%0*llx 0x%0*llx\n",
+		       (unsigned long long)(c->a.start + off), HEX(w, va), HEX(w, vb),
+		       HEX(w, va ^ vb));
 		return;
 	}
 	d = jout_append(c->list);
@@ -125,7 +131,9 @@ static int read_file_piece(struct cmp *c, uint64_t off, size_t n)
 	if (got < 0)
 		pf_error("cmp: reading %s: %s", c->file, strerror(errno));
 	else
-		pf_error("cmp: %s ended after %llu of %llu bytes; it shrank while being read", c->file, (unsigned long long)(off + (uint64_t)got), (unsigned long long)c->a.size);
+		pf_error("cmp: %s ended after %llu of %llu bytes; it shrank while being read",
+			 c->file, (unsigned long long)(off + (uint64_t)got),
+			 (unsigned long long)c->a.size);
 	return EXIT_FAIL;
 }
 
@@ -186,7 +194,9 @@ static int summary(struct cmp *c)
 
 	if (c->j)
 		return json_summary(c);
-	printf("%llu of %llu %u-bit elements differ", (unsigned long long)c->diffs, (unsigned long long)(c->a.size / c->o->width), 8 * c->o->width);
+	printf("%llu of %llu %u-bit elements differ",
+	       (unsigned long long)c->diffs, (unsigned long long)(c->a.size / c->o->width),
+	       8 * c->o->width);
 	if (c->diffs) {
 		printf("; bits differing:");
 		for (i = 0; i < 64; i++)

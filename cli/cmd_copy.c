@@ -65,7 +65,8 @@ static int copy_piece(struct copy *c, struct mapping *ms, struct mapping *md,
 		r = map_write(md, off, c->buf, n, &done);
 	if (!r && done != n) {
 		/* exact stores take whole units; prepare made sure they fit */
-		pf_error("copy: only %zu of %zu bytes at '%s' + 0x%llx could be stored at --width", done, n, c->dst.text, (unsigned long long)off);
+		pf_error("copy: only %zu of %zu bytes at '%s' + 0x%llx could be stored at --width",
+			 done, n, c->dst.text, (unsigned long long)off);
 		r = EXIT_FAIL;
 	}
 	if (!r)

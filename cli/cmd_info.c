@@ -48,11 +48,16 @@ static const char *ram_words(enum ram_state s)
 
 /* What auto means for the helper: what /dev/mem does on this architecture */
 #if defined(__x86_64__) || defined(__i386__)
-#define AUTO_WORDS "auto: as /dev/mem: write-back where the MTRRs say so (RAM hidden with memmap=), uncached (uc-) for MMIO"
+#define AUTO_WORDS "auto: as /dev/mem: write-back where the MTRRs say so " \
+		   "(RAM hidden with memmap=), uncached (uc-) for MMIO"
 #elif defined(__aarch64__)
-#define AUTO_WORDS "auto: as /dev/mem: uc (Device-nGnRnE) for all that is not the kernel's own memory (MMIO, memory beyond mem=), write-back for that"
+#define AUTO_WORDS "auto: as /dev/mem: uc (Device-nGnRnE) " \
+		   "for all that is not the kernel's own memory (MMIO, memory beyond mem=), " \
+		   "write-back for that"
 #elif defined(__arm__)
-#define AUTO_WORDS "auto: as /dev/mem: uc (Strongly-ordered) for all that is not the kernel's own memory (MMIO, memory beyond mem=), write-back for that"
+#define AUTO_WORDS "auto: as /dev/mem: uc (Strongly-ordered) " \
+		   "for all that is not the kernel's own memory (MMIO, memory beyond mem=), " \
+		   "write-back for that"
 #else
 #define AUTO_WORDS "auto: as /dev/mem on this architecture (phys_mem_access_prot())"
 #endif
@@ -69,9 +74,11 @@ static void print_cache(const struct options *o, const struct extent *x,
 	else if (s == RAM_ALL)
 		printf("cache: auto: wb (System RAM is always write-back)\n");
 	else if (o->device)
-		printf("cache: auto: as the file maps: write-back for a regular file, uncached for a device file\n");
+		printf("cache: auto: as the file maps: write-back for a regular file, "
+		       "uncached for a device file\n");
 	else if (!helper)
-		printf("cache: auto: as the kernel maps the sysfs resource file: uncached, write-combining for resourceN_wc\n");
+		printf("cache: auto: as the kernel maps the sysfs resource file: uncached, "
+		       "write-combining for resourceN_wc\n");
 	else
 		printf("cache: %s\n", AUTO_WORDS);
 }
@@ -135,8 +142,12 @@ static void print_range(const struct extent *r)
 	struct pfn_span s;
 
 	region_pfns(r->start, r->size, shift, &s);
-	printf("region: 0x%llx-0x%llx\nsize: %llu\n", (unsigned long long)r->start, (unsigned long long)(r->start + (r->size - 1)), (unsigned long long)r->size);
-	printf("pfn: 0x%llx-0x%llx\npages: %llu\npage-size: %u\npage-offset: 0x%llx\n", (unsigned long long)s.first_pfn, (unsigned long long)s.last_pfn, (unsigned long long)s.pages, 1U << shift, (unsigned long long)s.offset);
+	printf("region: 0x%llx-0x%llx\nsize: %llu\n",
+	       (unsigned long long)r->start, (unsigned long long)(r->start + (r->size - 1)),
+	       (unsigned long long)r->size);
+	printf("pfn: 0x%llx-0x%llx\npages: %llu\npage-size: %u\npage-offset: 0x%llx\n",
+	       (unsigned long long)s.first_pfn, (unsigned long long)s.last_pfn,
+	       (unsigned long long)s.pages, 1U << shift, (unsigned long long)s.offset);
 }
 
 /* Config space is no physical memory: which device, and where in it */
@@ -145,7 +156,8 @@ static int print_config(const struct extent *x)
 	printf("device: %s %04x:%04x %s\n", x->bar.slot, x->bar.vendor,
 	       x->bar.device, device_names(&x->bar));
 	printf("driver: %s\n", x->bar.driver[0] ? x->bar.driver : "none");
-	printf("config: 0x%llx-0x%llx, size 0x%llx, in %llu bytes of configuration space, through libpci\n",
+	printf("config: 0x%llx-0x%llx, size 0x%llx, in %llu bytes of configuration space, "
+	       "through libpci\n",
 	       (unsigned long long)x->start,
 	       (unsigned long long)(x->start + x->size - 1),
 	       (unsigned long long)x->size,
@@ -211,7 +223,8 @@ static bool json_iomem(struct json_object *j, const struct extent *r,
 	if (iomem_load(NULL, &io)) {
 		snprintf(why, sizeof(why), "unreadable (%s)", strerror(errno));
 	} else if (io.hidden) {
-		snprintf(why, sizeof(why), "/proc/iomem shows every address as 0 without root (CAP_SYS_ADMIN)");
+		snprintf(why, sizeof(why),
+			 "/proc/iomem shows every address as 0 without root (CAP_SYS_ADMIN)");
 	} else {
 		a = jout_array(j, "iomem");
 		while ((e = iomem_next_overlap(&io, &pos, r->start, last))) {
@@ -317,7 +330,8 @@ static int cmd_info(struct options *o, char **argv)
 	if (iomem_load(NULL, &io)) {
 		printf("iomem: unreadable (%s)\n", strerror(errno));
 	} else if (io.hidden) {
-		printf("iomem: unknown: /proc/iomem shows every address as 0 without root (CAP_SYS_ADMIN)\n");
+		printf("iomem: unknown: "
+		       "/proc/iomem shows every address as 0 without root (CAP_SYS_ADMIN)\n");
 	} else {
 		print_owners(&io, &r);
 		ram = iomem_ram(&io, r.start, r.start + (r.size - 1));

@@ -177,11 +177,14 @@ static int size_from_input(struct load *l, struct extent *reg, uint64_t room)
 		return EXIT_FAIL;
 	}
 	if (room && reg->size > room) {
-		pf_error("load: %s is %llu bytes; only %llu fit from '%s' to the end of the %s", l->name, (unsigned long long)reg->size, (unsigned long long)room, reg->text, reg->is_bar ? "BAR" : "configuration space");
+		pf_error("load: %s is %llu bytes; only %llu fit from '%s' to the end of the %s",
+			 l->name, (unsigned long long)reg->size, (unsigned long long)room,
+			 reg->text, reg->is_bar ? "BAR" : "configuration space");
 		return EXIT_USAGE;
 	}
 	if (reg->size - 1 > UINT64_MAX - reg->start) {
-		pf_error("load: %s does not fit above 0x%llx", l->name, (unsigned long long)reg->start);
+		pf_error("load: %s does not fit above 0x%llx",
+			 l->name, (unsigned long long)reg->start);
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -192,11 +195,16 @@ static int report(struct load *l, int r)
 	if (r)
 		return r;
 	if (l->done < l->x->size && l->got > l->done) {
-		pf_error("load: short input: %s ended after %llu of %llu bytes; only the first %llu were written, in whole %u-bit stores", l->name, (unsigned long long)l->got, (unsigned long long)l->x->size, (unsigned long long)l->done, 8 * l->o->width);
+		pf_error("load: short input: %s ended after %llu of %llu bytes; "
+			 "only the first %llu were written, in whole %u-bit stores",
+			 l->name, (unsigned long long)l->got, (unsigned long long)l->x->size,
+			 (unsigned long long)l->done, 8 * l->o->width);
 		return EXIT_FAIL;
 	}
 	if (l->done < l->x->size) {
-		pf_error("load: short input: %s ended after %llu of %llu bytes; only those were written", l->name, (unsigned long long)l->done, (unsigned long long)l->x->size);
+		pf_error("load: short input: %s ended after %llu of %llu bytes; "
+			 "only those were written",
+			 l->name, (unsigned long long)l->done, (unsigned long long)l->x->size);
 		return EXIT_FAIL;
 	}
 	pf_info("load: %llu bytes from %s", (unsigned long long)l->done, l->name);

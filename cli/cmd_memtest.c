@@ -34,7 +34,9 @@ static void on_failure(void *ctx, const char *test, uint64_t phys,
 	unsigned int w = c->p.width;
 
 	progress_before_stdout();
-	printf("%s: 0x%llx 0x%0*llx 0x%0*llx 0x%0*llx\n", test, (unsigned long long)phys, HEX(w, expected), HEX(w, actual), HEX(w, expected ^ actual));
+	printf("%s: 0x%llx 0x%0*llx 0x%0*llx 0x%0*llx\n",
+	       test, (unsigned long long)phys, HEX(w, expected), HEX(w, actual),
+	       HEX(w, expected ^ actual));
 }
 
 static void on_end(void *ctx, const char *test, enum memtest_result res,
@@ -80,13 +82,17 @@ static int report(struct mt_cli *c)
 	char words[2048];
 
 	if (!c->s.failures) {
-		printf("memtest: no failure in %u test%s of %s\n", c->s.tests_run, c->s.tests_run == 1 ? "" : "s", c->x->text);
+		printf("memtest: no failure in %u test%s of %s\n",
+		       c->s.tests_run, c->s.tests_run == 1 ? "" : "s", c->x->text);
 		return 0;
 	}
-	printf("memtest: %llu failure%s in %u of %u tests%s\n", (unsigned long long)c->s.failures, c->s.failures == 1 ? "" : "s", c->s.tests_failed, c->s.tests_run, c->s.stopped ? ", stopped at --max-errors" : "");
+	printf("memtest: %llu failure%s in %u of %u tests%s\n",
+	       (unsigned long long)c->s.failures, c->s.failures == 1 ? "" : "s", c->s.tests_failed,
+	       c->s.tests_run, c->s.stopped ? ", stopped at --max-errors" : "");
 	memtest_summary_text(&c->s, words, sizeof(words));
 	fputs(words, stdout);
-	pf_error("memtest: '%s': %llu failure%s (listed on standard output)", c->x->text, (unsigned long long)c->s.failures, c->s.failures == 1 ? "" : "s");
+	pf_error("memtest: '%s': %llu failure%s (listed on standard output)",
+		 c->x->text, (unsigned long long)c->s.failures, c->s.failures == 1 ? "" : "s");
 	return EXIT_MISMATCH;
 }
 
@@ -111,13 +117,16 @@ static int check_region(struct mt_cli *c)
 	unsigned int w = c->o->width;
 
 	if (c->x->start % w || c->x->size % (2 * w)) {
-		pf_error("memtest: '%s': with --width=%u the start must be a multiple of %u and the size of %u (two halves of whole elements)", c->x->text, 8 * w, w, 2 * w);
+		pf_error("memtest: '%s': with --width=%u the start must be a multiple of %u and "
+			 "the size of %u (two halves of whole elements)",
+			 c->x->text, 8 * w, w, 2 * w);
 		return EXIT_USAGE;
 	}
 	c->p.phys = c->x->start;
 	c->p.size = (size_t)c->x->size;
 	if ((uint64_t)c->p.size != c->x->size) {
-		pf_error("memtest: '%s' is larger than a 32-bit program can map at once; test it in parts", c->x->text);
+		pf_error("memtest: '%s' is larger than a 32-bit program can map at once; "
+			 "test it in parts", c->x->text);
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -146,7 +155,8 @@ static int cmd_memtest(struct options *o, char **argv)
 		r = check_region(&c);
 	if (r || announce(o, &x))
 		return r;
-	printf("memtest %s: %u-bit accesses, seed %llu, %u loop%s\n", x.text, 8 * o->width, (unsigned long long)c.p.seed, c.p.loops, c.p.loops == 1 ? "" : "s");
+	printf("memtest %s: %u-bit accesses, seed %llu, %u loop%s\n", x.text, 8 * o->width,
+	       (unsigned long long)c.p.seed, c.p.loops, c.p.loops == 1 ? "" : "s");
 	r = run_job(o, &(struct job){ .x = &x, .write = true, .op = engine_op,
 		    .ctx = &c });
 	if (r)

@@ -127,15 +127,21 @@ static int poll_report(const struct options *o, const struct extent *x,
 		printf("0x%0*llx\n", HEX(w, p->value));
 	else if (poll_json(o, x, p))
 		return EXIT_FAIL;
-	pf_info("poll: %s: %llu reads in %llu.%06llus", x->text, (unsigned long long)p->reads, (unsigned long long)(p->elapsed_ns / NS_PER_S), (unsigned long long)(p->elapsed_ns % NS_PER_S / 1000));
+	pf_info("poll: %s: %llu reads in %llu.%06llus",
+		x->text, (unsigned long long)p->reads,
+		(unsigned long long)(p->elapsed_ns / NS_PER_S),
+		(unsigned long long)(p->elapsed_ns % NS_PER_S / 1000));
 	if (p->end == POLL_MATCHED)
 		return 0;
 	if (p->end == POLL_TIMED_OUT) {
 		format_duration(limit, sizeof(limit), o->timeout_ns);
-		pf_error("poll: %s: timed out after %s: 0x%0*llx & 0x%0*llx %s 0x%0*llx", x->text, limit, HEX(w, p->value), HEX(w, p->mask), op, HEX(w, p->want));
+		pf_error("poll: %s: timed out after %s: 0x%0*llx & 0x%0*llx %s 0x%0*llx",
+			 x->text, limit, HEX(w, p->value), HEX(w, p->mask), op, HEX(w, p->want));
 		return EXIT_MISMATCH;
 	}
-	pf_error("poll: %s: stopped by %s after %llu reads: 0x%0*llx & 0x%0*llx %s 0x%0*llx", x->text, poll_stop == SIGINT ? "SIGINT" : "SIGTERM", (unsigned long long)p->reads, HEX(w, p->value), HEX(w, p->mask), op, HEX(w, p->want));
+	pf_error("poll: %s: stopped by %s after %llu reads: 0x%0*llx & 0x%0*llx %s 0x%0*llx",
+		 x->text, poll_stop == SIGINT ? "SIGINT" : "SIGTERM", (unsigned long long)p->reads,
+		 HEX(w, p->value), HEX(w, p->mask), op, HEX(w, p->want));
 	/* as a shell reports a command a signal ended: 130, 143 */
 	return 128 + poll_stop;
 }
@@ -154,7 +160,9 @@ static int poll_args(const struct options *o, char **argv,
 	if (value_arg("poll", argv[2], w, &p->want))
 		return EXIT_USAGE;
 	if (p->want & ~p->mask) {
-		pf_error("poll: VALUE 0x%0*llx has bits outside MASK 0x%0*llx (0x%0*llx): the masked value can never equal it; VALUE must lie within MASK", HEX(w, p->want), HEX(w, p->mask), HEX(w, p->want & ~p->mask));
+		pf_error("poll: VALUE 0x%0*llx has bits outside MASK 0x%0*llx (0x%0*llx): "
+			 "the masked value can never equal it; VALUE must lie within MASK",
+			 HEX(w, p->want), HEX(w, p->mask), HEX(w, p->want & ~p->mask));
 		return EXIT_USAGE;
 	}
 	return 0;

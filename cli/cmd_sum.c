@@ -90,7 +90,8 @@ static int check_expect(const struct options *o)
 		;
 	if (!e[i] && i == n)
 		return 0;
-	pf_error("sum: --expect=%s: a %s sum is %zu hex digits (0-9, a-f), without 0x", e, algo_names[o->algo], n);
+	pf_error("sum: --expect=%s: a %s sum is %zu hex digits (0-9, a-f), without 0x",
+		 e, algo_names[o->algo], n);
 	return EXIT_USAGE;
 }
 
@@ -150,7 +151,8 @@ static int sum_all(const struct options *o, const struct extent *x, int n,
 		if (r)
 			return r;
 		if (!match) {
-			pf_error("sum: '%s': %s %s, expected %s", x[i].text, algo_names[o->algo], hex, o->expect_sum);
+			pf_error("sum: '%s': %s %s, expected %s",
+				 x[i].text, algo_names[o->algo], hex, o->expect_sum);
 			mismatch = EXIT_MISMATCH;
 		}
 	}

@@ -176,7 +176,8 @@ static int cmd_expect(struct options *o, char **argv)
 	}
 	if (match)
 		return 0;
-	pf_error("expect: %s: read 0x%0*llx, want 0x%0*llx (mask 0x%0*llx)", x.text, HEX(o->width, got), HEX(o->width, want & mask), HEX(o->width, mask));
+	pf_error("expect: %s: read 0x%0*llx, want 0x%0*llx (mask 0x%0*llx)",
+		 x.text, HEX(o->width, got), HEX(o->width, want & mask), HEX(o->width, mask));
 	return EXIT_MISMATCH;
 }
 

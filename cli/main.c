@@ -53,18 +53,21 @@ enum {
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Access:", 1 },
 	{ "width", 'w', "BITS", 0,
-	  "Access width: 8, 16, 32 (default) or 64; every access to an uncached or write-combined mapping is exactly this wide", 1 },
+	  "Access width: 8, 16, 32 (default) or 64; "
+	  "every access to an uncached or write-combined mapping is exactly this wide", 1 },
 	{ "cache", 'c', "TYPE", 0,
 	  "Cache type: auto (default, as /dev/mem), uc, wc or wb", 1 },
 	{ "force", 'f', NULL, 0,
-	  "Write binary data to a terminal; write into the BARs or config space of a device that has a driver", 1 },
+	  "Write binary data to a terminal; "
+	  "write into the BARs or config space of a device that has a driver", 1 },
 	{ "dry-run", 'n', NULL, 0,
 	  "Check everything and say what would be done; map nothing", 1 },
 	{ NULL, 0, NULL, 0, "Input and output:", 2 },
 	{ "output", 'o', "FILE", 0, "dump and hexdump write to FILE", 2 },
 	{ NULL, 0, NULL, 0, "Helper:", 3 },
 	{ "device", 'D', "PATH", 0,
-	  "Map through PATH, whose offsets are physical addresses (a regular file, /dev/mem); no helper needed", 3 },
+	  "Map through PATH, whose offsets are physical addresses (a regular file, /dev/mem); "
+	  "no helper needed", 3 },
 	{ "module", 'm', "PATH", 0,
 	  "Load the helper from this pfnmap.ko when /dev/pfnmap is missing", 3 },
 	{ "no-load", OPT_NO_LOAD, NULL, 0,
@@ -83,9 +86,12 @@ static const struct argp_option options[] = {
 	  "Say what is mapped: PFNs, pages, cache types", 5 },
 	{ "quiet", 'q', NULL, 0, "No warnings, only errors", 5 },
 	{ "progress", OPT_PROGRESS, NULL, 0,
-	  "Show the progress of dump, hexdump, fill, load, cmp, sum, copy and memtest after a second even when standard error is no terminal (a line each second) or with -q", 5 },
+	  "Show the progress of dump, hexdump, fill, load, cmp, sum, copy and memtest "
+	  "after a second even when standard error is no terminal "
+	  "(a line each second) or with -q", 5 },
 	{ "no-progress", OPT_NO_PROGRESS, NULL, 0,
-	  "Never a progress line; when both are given, the last of --progress and --no-progress counts", 5 },
+	  "Never a progress line; when both are given, "
+	  "the last of --progress and --no-progress counts", 5 },
 	{ NULL, 0, NULL, 0, "Checks and scripts:", 6 },
 	{ "timeout", OPT_TIMEOUT, "DURATION", 0,
 	  "poll: give up after DURATION (default 1s; forever: never)", 6 },
@@ -102,10 +108,12 @@ static const struct argp_option options[] = {
 	{ "keep-going", OPT_KEEP_GOING, NULL, 0,
 	  "batch: run on after a failing line; exit with the first failure's status", 6 },
 	{ "tests", OPT_TESTS, "LIST", 0,
-	  "memtest: the tests to run, by name, comma-separated; all, default (all but bit-flip and block-seq)", 6 },
+	  "memtest: the tests to run, by name, comma-separated; all, "
+	  "default (all but bit-flip and block-seq)", 6 },
 	{ "loops", OPT_LOOPS, "N", 0, "memtest: run the tests N times (default 1)", 6 },
 	{ "seed", OPT_SEED, "N", 0,
-	  "memtest: seed of the random values (default: a new one, printed); the same seed repeats a run exactly", 6 },
+	  "memtest: seed of the random values (default: a new one, printed); "
+	  "the same seed repeats a run exactly", 6 },
 	{ "max-errors", OPT_MAX_ERRORS, "N", 0,
 	  "memtest: stop after N failures (default 100; 0: never)", 6 },
 	{ NULL, 0, NULL, 0, NULL, 0 },
@@ -114,13 +122,30 @@ static const struct argp_option options[] = {
 static const char doc[] =
 	"Map physical memory by page frame number and dump, fill, load, hexdump, read or write it."
 	"\v"
-	"Regions: START+SIZE, START-END (END inclusive) or START. Numbers are 0x hex or decimal, with K, M, G, T (or KiB, MiB, GiB, TiB) for powers of 1024: 0x180000000+4M, 0xfed00000-0xfed003ff, 4G+4K.\n"
-	"PCI BARs: DEVICE/barN, then @OFFSET and +SIZE inside the BAR: 00:04.0/bar2, 1af4:1110/bar2@0x1000+4K, 00:03.0/bar0@0x4. DEVICE is a slot [[DOMAIN:]BUS:]DEV.FN as lspci -s, or VENDOR:DEVICE as lspci -d, then #N for the Nth match (from 0). Whole BAR by default; auto cache is uc for non-prefetchable BARs, wc for prefetchable ones. The bars FILTER is a DEVICE too, in which any part may be * or left out.\n"
-	"PCI config space: DEVICE/config, then @OFFSET or @CAP_NAME+OFFSET (setpci's names: CAP_EXP, ECAP_AER, ...) and +SIZE: 00:03.0/config@0x4, 00:03.0/config@CAP_EXP+0x8. Through libpci, 8, 16 or 32 bits wide, within the device's 256 or 4096 bytes.\n"
+	"Regions: START+SIZE, START-END (END inclusive) or START. Numbers are 0x hex or decimal, "
+	"with K, M, G, T (or KiB, MiB, GiB, TiB) for powers of 1024: 0x180000000+4M, "
+	"0xfed00000-0xfed003ff, 4G+4K.\n"
+	"PCI BARs: DEVICE/barN, then @OFFSET and +SIZE inside the BAR: 00:04.0/bar2, "
+	"1af4:1110/bar2@0x1000+4K, 00:03.0/bar0@0x4. "
+	"DEVICE is a slot [[DOMAIN:]BUS:]DEV.FN as lspci -s, or VENDOR:DEVICE as lspci -d, "
+	"then #N for the Nth match (from 0). Whole BAR by default; "
+	"auto cache is uc for non-prefetchable BARs, wc for prefetchable ones. "
+	"The bars FILTER is a DEVICE too, in which any part may be * or left out.\n"
+	"PCI config space: DEVICE/config, then @OFFSET or @CAP_NAME+OFFSET (setpci's names: "
+	"CAP_EXP, ECAP_AER, ...) and +SIZE: 00:03.0/config@0x4, 00:03.0/config@CAP_EXP+0x8. "
+	"Through libpci, 8, 16 or 32 bits wide, within the device's 256 or 4096 bytes.\n"
 	"\n"
-	"Exit status: 0 success; 1 an input or output failed, or the input was short; 2 the helper or the kernel refused the mapping, or a write into the BARs or config space of a device with a driver lacks --force; 3 /dev/pfnmap or the --device could not be opened or the helper not loaded; 4 a bus error or fault while touching the mapping, or a failed config space access; 5 a check that does not hold (expect found another value, poll timed out, cmp found differences, sum another value than --expect); 64 a bad command line; 130 and 143 poll stopped by SIGINT and SIGTERM.\n"
+	"Exit status: 0 success; 1 an input or output failed, or the input was short; "
+	"2 the helper or the kernel refused the mapping, "
+	"or a write into the BARs or config space of a device with a driver lacks --force; "
+	"3 /dev/pfnmap or the --device could not be opened or the helper not loaded; "
+	"4 a bus error or fault while touching the mapping, or a failed config space access; "
+	"5 a check that does not hold (expect found another value, poll timed out, "
+	"cmp found differences, sum another value than --expect); 64 a bad command line; "
+	"130 and 143 poll stopped by SIGINT and SIGTERM.\n"
 	"\n"
-	"Documentation: the pfnmap(8) and pfnmap(4) man pages, and the README that comes with pfnmap.";
+	"Documentation: the pfnmap(8) and pfnmap(4) man pages, "
+	"and the README that comes with pfnmap.";
 
 /* One command's line of --help, its text wrapped under itself at 79 */
 static void help_command(FILE *f, const struct command *c)
@@ -170,7 +195,8 @@ static enum pfnmap_cache parse_cache(const char *text, struct argp_state *state)
 	for (i = PFNMAP_CACHE_AUTO; i <= PFNMAP_CACHE_WB; i++)
 		if (!strcmp(text, cache_name(i)))
 			return i;
-	argp_failure(state, EXIT_USAGE, 0, "--cache=%s: the cache type is auto, uc, wc or wb", text);
+	argp_failure(state, EXIT_USAGE, 0, "--cache=%s: the cache type is auto, uc, wc or wb",
+		     text);
 	return PFNMAP_CACHE_AUTO;
 }
 
@@ -196,7 +222,8 @@ static const struct command *find_command(const char *name,
 	for (c = commands; *c; c++)
 		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
 			 c == commands ? "" : c[1] ? ", " : " and ", (*c)->name);
-	argp_failure(state, EXIT_USAGE, 0, "unknown command '%s'; the commands are %s", name, names);
+	argp_failure(state, EXIT_USAGE, 0, "unknown command '%s'; the commands are %s", name,
+		     names);
 	return NULL;
 }
 
@@ -232,7 +259,9 @@ static void check_given(const struct parsed *p, struct argp_state *state)
 		unsigned int bit = 1U << i;
 
 		if ((p->o.given & bit) && !(p->cmd->flags & (bit << CMD_OPT_SHIFT)))
-			argp_failure(state, EXIT_USAGE, 0, "%s %s for %s, not %s", given_names[i], strstr(given_names[i], " and ") ? "are" : "is", commands_with(bit << CMD_OPT_SHIFT), p->cmd->name);
+			argp_failure(state, EXIT_USAGE, 0, "%s %s for %s, not %s",
+				     given_names[i], strstr(given_names[i], " and ") ? "are" : "is",
+				     commands_with(bit << CMD_OPT_SHIFT), p->cmd->name);
 	}
 }
 
@@ -245,15 +274,21 @@ static void check_all(const struct parsed *p, struct argp_state *state)
 	if (!c)
 		argp_failure(state, EXIT_USAGE, 0, "no command given; try pfnmap --help");
 	else if (p->nargs < c->min_args || p->nargs > c->max_args)
-		argp_failure(state, EXIT_USAGE, 0, "%s: %s arguments; usage: pfnmap %s %s", c->name, p->nargs < c->min_args ? "missing" : "too many", c->name, c->args);
+		argp_failure(state, EXIT_USAGE, 0, "%s: %s arguments; usage: pfnmap %s %s",
+			     c->name, p->nargs < c->min_args ? "missing" : "too many",
+			     c->name, c->args);
 	else if (o->module && o->no_load)
 		argp_failure(state, EXIT_USAGE, 0, "--module and --no-load contradict each other");
 	else if (o->sysfs && o->device)
-		argp_failure(state, EXIT_USAGE, 0, "--sysfs maps BARs through their sysfs files; --device names another file: give one of them");
+		argp_failure(state, EXIT_USAGE, 0,
+			     "--sysfs maps BARs through their sysfs files; "
+			     "--device names another file: give one of them");
 	else if (o->device && o->module)
-		argp_failure(state, EXIT_USAGE, 0, "--device maps without the helper; --module has no use with it");
+		argp_failure(state, EXIT_USAGE, 0,
+			     "--device maps without the helper; --module has no use with it");
 	else if (o->output && !(c->flags & CMD_OUTPUT))
-		argp_failure(state, EXIT_USAGE, 0, "-o is for %s, not %s", commands_with(CMD_OUTPUT), c->name);
+		argp_failure(state, EXIT_USAGE, 0,
+			     "-o is for %s, not %s", commands_with(CMD_OUTPUT), c->name);
 	else
 		check_given(p, state);
 }
@@ -282,7 +317,8 @@ static void parse_memtest_number(int key, const char *arg, struct options *o,
 	if (parse_number(arg, name, val, msg, sizeof(msg)))
 		argp_failure(state, EXIT_USAGE, 0, "%s", msg);
 	else if (key == OPT_LOOPS && (!*val || *val > UINT_MAX))
-		argp_failure(state, EXIT_USAGE, 0, "--loops=%s: a count from 1 to %u", arg, UINT_MAX);
+		argp_failure(state, EXIT_USAGE, 0,
+			     "--loops=%s: a count from 1 to %u", arg, UINT_MAX);
 	o->seed_set |= key == OPT_SEED;
 	o->given |= OPT_GIVEN_MEMTEST;
 }
@@ -345,8 +381,11 @@ static int parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_TIMEOUT:
 	case OPT_INTERVAL:
-		if (parse_duration(arg, key == OPT_TIMEOUT, key == OPT_TIMEOUT ? &p->o.timeout_ns : &p->o.interval_ns, msg, sizeof(msg)))
-			argp_failure(state, EXIT_USAGE, 0, "--%s: %s", key == OPT_TIMEOUT ? "timeout" : "interval", msg);
+		if (parse_duration(arg, key == OPT_TIMEOUT,
+				   key == OPT_TIMEOUT ? &p->o.timeout_ns : &p->o.interval_ns,
+				   msg, sizeof(msg)))
+			argp_failure(state, EXIT_USAGE, 0,
+				     "--%s: %s", key == OPT_TIMEOUT ? "timeout" : "interval", msg);
 		p->o.given |= OPT_GIVEN_POLL;
 		break;
 	case OPT_NOT:

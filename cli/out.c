@@ -18,7 +18,8 @@ int output_refuse_tty(const char *path, bool force)
 {
 	if (!is_stdout(path) || force || !isatty(STDOUT_FILENO))
 		return 0;
-	pf_error("refusing to write binary data to a terminal; redirect it, give -o FILE, or --force");
+	pf_error("refusing to write binary data to a terminal; "
+		 "redirect it, give -o FILE, or --force");
 	return EXIT_USAGE;
 }
 

@@ -125,7 +125,8 @@ static void human(char *buf, size_t size, double v)
 	if (!u)
 		snprintf(buf, size, "%.0f B", v);
 	else
-		snprintf(buf, size, v < 10 ? "%.2f %s" : v < 100 ? "%.1f %s" : "%.0f %s", v, unit[u]);
+		snprintf(buf, size, v < 10 ? "%.2f %s" : v < 100 ? "%.1f %s" : "%.0f %s",
+			 v, unit[u]);
 }
 
 /* Seconds as M:SS or H:MM:SS; --:-- when not known */
@@ -170,7 +171,8 @@ int progress_format(char *buf, size_t size, const char *label,
 	human(t, sizeof(t), (double)total);
 	human(r, sizeof(r), rate);
 	eta(left, sizeof(left), rate > 0 ? (double)(total - done) / rate : -1);
-	return snprintf(buf, size, "pfnmap: %s: %s of %s (%u%%), %s/s, %s left", label, d, t, (unsigned int)(100.0 * (double)done / (double)total), r, left);
+	return snprintf(buf, size, "pfnmap: %s: %s of %s (%u%%), %s/s, %s left",
+			label, d, t, (unsigned int)(100.0 * (double)done / (double)total), r, left);
 }
 
 static void draw(uint64_t now)

@@ -17,7 +17,8 @@
 #include <stddef.h>
 
 #define DEVSPEC_MAX	64
-#define DEVSPEC_GRAMMAR	"[[DOMAIN:]BUS:]DEV[.FN] (as lspci -s) or VENDOR:DEVICE (as lspci -d), then #N for the Nth match"
+#define DEVSPEC_GRAMMAR	"[[DOMAIN:]BUS:]DEV[.FN] (as lspci -s) or " \
+			"VENDOR:DEVICE (as lspci -d), then #N for the Nth match"
 
 struct devspec {
 	struct pci_filter filter;

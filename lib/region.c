@@ -13,7 +13,8 @@
 
 #define SUFFIXES	"K, M, G, T or KiB, MiB, GiB, TiB"
 #define BAR_GRAMMAR	"the BAR is bar0 to bar5, optionally followed by @OFFSET and +SIZE"
-#define CONFIG_GRAMMAR	"config space is DEVICE/config, optionally followed by @OFFSET or @CAP_NAME+OFFSET, and +SIZE"
+#define CONFIG_GRAMMAR	"config space is DEVICE/config, " \
+			"optionally followed by @OFFSET or @CAP_NAME+OFFSET, and +SIZE"
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -89,17 +90,21 @@ static int scan_number(const char *s, const char *stops, bool suffix,
 	const char *p;
 
 	if (!isdigit((unsigned char)*s))
-		return fail(err, errlen, "%s '%.*s' is not a number (0x hex or decimal)", what, len, s);
+		return fail(err, errlen,
+			    "%s '%.*s' is not a number (0x hex or decimal)", what, len, s);
 	if (scan_digits(s, &p, val))
-		return fail(err, errlen, "%s '%.*s' does not fit in 64 bits", what, (int)(p - s), s);
+		return fail(err, errlen,
+			    "%s '%.*s' does not fit in 64 bits", what, (int)(p - s), s);
 	*end = s + len;
 	if (p == *end)
 		return 0;
 	if (!suffix)
-		return fail(err, errlen, "%s '%.*s': unexpected '%.*s' after the number", what, len, s, (int)(*end - p), p);
+		return fail(err, errlen, "%s '%.*s': unexpected '%.*s' after the number",
+			    what, len, s, (int)(*end - p), p);
 	shift = suffix_shift(p, *end);
 	if (shift < 0)
-		return fail(err, errlen, "%s '%.*s': '%.*s' is not a size suffix (%s)", what, len, s, (int)(*end - p), p, SUFFIXES);
+		return fail(err, errlen, "%s '%.*s': '%.*s' is not a size suffix (%s)",
+			    what, len, s, (int)(*end - p), p, SUFFIXES);
 	if (*val > (UINT64_MAX >> shift))
 		return fail(err, errlen, "%s '%.*s' does not fit in 64 bits", what, len, s);
 	*val <<= shift;
@@ -114,7 +119,8 @@ int parse_number(const char *text, const char *what, uint64_t *val,
 	if (scan_number(text, "+-", true, what, val, &end, err, errlen))
 		return -1;
 	if (*end)
-		return fail(err, errlen, "%s '%s': unexpected '%s' after the number", what, text, end);
+		return fail(err, errlen,
+			    "%s '%s': unexpected '%s' after the number", what, text, end);
 	return 0;
 }
 
@@ -127,7 +133,8 @@ int parse_value(const char *text, unsigned int width, uint64_t *val,
 	if (scan_number(text, "", false, "value", val, &end, err, errlen))
 		return -1;
 	if (*val > max)
-		return fail(err, errlen, "value '%s' does not fit in --width=%u (0 to 0x%llx)", text, 8 * width, (unsigned long long)max);
+		return fail(err, errlen, "value '%s' does not fit in --width=%u (0 to 0x%llx)",
+			    text, 8 * width, (unsigned long long)max);
 	return 0;
 }
 
@@ -143,13 +150,16 @@ int parse_masked(const char *text, unsigned int width, uint64_t *val,
 	if (scan_number(text, ":", false, "value", val, &end, err, errlen))
 		return -1;
 	if (*val > max)
-		return fail(err, errlen, "value '%.*s' does not fit in --width=%u (0 to 0x%llx)", (int)(colon - text), text, 8 * width, (unsigned long long)max);
+		return fail(err, errlen, "value '%.*s' does not fit in --width=%u (0 to 0x%llx)",
+			    (int)(colon - text), text, 8 * width, (unsigned long long)max);
 	if (!colon[1])
-		return fail(err, errlen, "'%s': no mask after ':'; write VALUE:MASK (0x hex or decimal)", text);
+		return fail(err, errlen,
+			    "'%s': no mask after ':'; write VALUE:MASK (0x hex or decimal)", text);
 	if (scan_number(colon + 1, "", false, "mask", mask, &end, err, errlen))
 		return -1;
 	if (*mask > max)
-		return fail(err, errlen, "mask '%s' does not fit in --width=%u (0 to 0x%llx)", colon + 1, 8 * width, (unsigned long long)max);
+		return fail(err, errlen, "mask '%s' does not fit in --width=%u (0 to 0x%llx)",
+			    colon + 1, 8 * width, (unsigned long long)max);
 	return 0;
 }
 
@@ -201,7 +211,9 @@ int parse_duration(const char *text, bool forever_ok, uint64_t *ns,
 		return 0;
 	}
 	if (!isdigit((unsigned char)*p))
-		return fail(err, errlen, "duration '%s': a number and a unit: ns, us, ms or s (10ms, 1.5s)%s", text, forever_ok ? ", or forever" : "");
+		return fail(err, errlen,
+			    "duration '%s': a number and a unit: ns, us, ms or s (10ms, 1.5s)%s",
+			    text, forever_ok ? ", or forever" : "");
 	for (; isdigit((unsigned char)*p); p++) {
 		if (whole > (UINT64_MAX - 9) / 10)
 			return fail(err, errlen, "duration '%s' is too long", text);
@@ -217,13 +229,18 @@ int parse_duration(const char *text, bool forever_ok, uint64_t *ns,
 			scale *= 10;
 		}
 		if (isdigit((unsigned char)*p))
-			return fail(err, errlen, "duration '%s': at most 9 digits after the '.'", text);
+			return fail(err, errlen,
+				    "duration '%s': at most 9 digits after the '.'", text);
 	}
 	if (!*p)
-		return fail(err, errlen, "duration '%s' has no unit; write ns, us, ms or s after the number (%s%s)", text, text, "ms");
+		return fail(err, errlen,
+			    "duration '%s' has no unit; "
+			    "write ns, us, ms or s after the number (%s%s)", text, text, "ms");
 	unit = duration_unit(p);
 	if (!unit)
-		return fail(err, errlen, "duration '%s': '%s' is not a unit; the units are ns, us, ms and s", text, p);
+		return fail(err, errlen,
+			    "duration '%s': '%s' is not a unit; the units are ns, us, ms and s",
+			    text, p);
 	if (frac * unit % scale)
 		return fail(err, errlen, "duration '%s' is finer than a nanosecond", text);
 	if (whole > (UINT64_MAX - 1) / unit ||
@@ -244,18 +261,24 @@ static int phys_end(const char *text, const char *p, struct region *r,
 	if (scan_number(p + 1, "+-", true, what, &v, &end, err, errlen))
 		return -1;
 	if (*end)
-		return fail(err, errlen, "region '%s': unexpected '%s' after the %s", text, end, what);
+		return fail(err, errlen,
+			    "region '%s': unexpected '%s' after the %s", text, end, what);
 	if (*p == '-') {
 		if (v < r->start)
-			return fail(err, errlen, "region '%s': end 0x%llx lies before start 0x%llx (END is inclusive)", text, (unsigned long long)v, (unsigned long long)r->start);
+			return fail(err, errlen,
+				    "region '%s': end 0x%llx lies before start 0x%llx "
+				    "(END is inclusive)",
+				    text, (unsigned long long)v, (unsigned long long)r->start);
 		if (v - r->start == UINT64_MAX)
-			return fail(err, errlen, "region '%s': 2^64 bytes do not fit in a size", text);
+			return fail(err, errlen,
+				    "region '%s': 2^64 bytes do not fit in a size", text);
 		v = v - r->start + 1;
 	}
 	if (!v)
 		return fail(err, errlen, "region '%s': the size is zero", text);
 	if (v - 1 > UINT64_MAX - r->start)
-		return fail(err, errlen, "region '%s': wraps around the end of the 64-bit physical address space", text);
+		return fail(err, errlen, "region '%s': "
+			    "wraps around the end of the 64-bit physical address space", text);
 	r->size = v;
 	r->has_size = true;
 	return 0;
@@ -293,7 +316,8 @@ static int parse_space(const char *text, const char **p, struct region *r,
 	    (s[4] && !strchr("@+", s[4]))) {
 		if (!strncmp(s, "bar", 3))
 			return fail(err, errlen, "'%s': %s", text, BAR_GRAMMAR);
-		return fail(err, errlen, "'%s': after the device comes barN or config; %s", text, BAR_GRAMMAR);
+		return fail(err, errlen,
+			    "'%s': after the device comes barN or config; %s", text, BAR_GRAMMAR);
 	}
 	r->kind = REGION_BAR;
 	r->bar = (unsigned int)(s[3] - '0');
@@ -316,7 +340,8 @@ static int parse_cap(const char *text, const char **p, struct region *r,
 		s++;
 	r->cap_len = (size_t)(s - r->cap);
 	if (*s && *s != '+')
-		return fail(err, errlen, "'%s': unexpected '%s' after the capability name; %s", text, s, CONFIG_GRAMMAR);
+		return fail(err, errlen, "'%s': unexpected '%s' after the capability name; %s",
+			    text, s, CONFIG_GRAMMAR);
 	if (*s == '+' &&
 	    scan_number(s + 1, "+", true, "offset", &r->start, &s, msg, sizeof(msg)))
 		return fail(err, errlen, "'%s': %s", text, msg);
@@ -344,7 +369,8 @@ static int parse_inside(const char *text, const char *p, struct region *r,
 	    scan_number(p + 1, "+", true, "size", &r->size, &p, msg, sizeof(msg)))
 		return fail(err, errlen, "'%s': %s", text, msg);
 	if (*p)
-		return fail(err, errlen, "'%s': unexpected '%s'; %s", text, p, r->kind == REGION_BAR ? BAR_GRAMMAR : CONFIG_GRAMMAR);
+		return fail(err, errlen, "'%s': unexpected '%s'; %s",
+			    text, p, r->kind == REGION_BAR ? BAR_GRAMMAR : CONFIG_GRAMMAR);
 	r->has_size = sized;
 	if (sized && !r->size)
 		return fail(err, errlen, "'%s': the size is zero", text);
