@@ -16,8 +16,42 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "json.h"
 #include "msg.h"
 #include "region.h"
+
+/* batch's own option */
+enum { OPT_KEEP_GOING = 0x450 };
+
+static const struct argp_option batch_argp_options[] = {
+	{ "keep-going", OPT_KEEP_GOING, NULL, 0,
+	  "batch: run on after a failing line; exit with the first failure's status", 6 },
+	{ NULL, 0, NULL, 0, NULL, 0 },
+};
+
+static error_t batch_parse(int key, char *arg, struct argp_state *state)
+{
+	(void)arg;
+	if (key != OPT_KEEP_GOING)
+		return ARGP_ERR_UNKNOWN;
+	*(bool *)option_given(state) = true;
+	return 0;
+}
+
+static void batch_defaults(void *values)
+{
+	*(bool *)values = false;
+}
+
+static const struct argp batch_argp = { .options = batch_argp_options,
+					.parser = batch_parse };
+
+const struct option_set batch_option_set = {
+	.id = OPTS_BATCH,
+	.argp = &batch_argp,
+	.names = "--keep-going",
+	.init = batch_defaults,
+};
 
 #define MAX_WORDS	64
 
@@ -202,8 +236,9 @@ static int check_line(struct bline *l, const struct options *defaults,
 		return EXIT_USAGE;
 	}
 	/* --json from batch: for the lines whose commands take it */
-	if (!(l->p.cmd->flags & CMD_JSON) && !(l->p.o.given & OPT_GIVEN_JSON))
-		l->p.o.json = false;
+	if (!(l->p.cmd->flags & CMD_TAKES(OPTS_JSON)) &&
+	    !l->p.o.sets[OPTS_JSON].given)
+		json_unwanted(&l->p.o);
 	return check_args(l);
 }
 
@@ -267,8 +302,9 @@ static int check_lines(struct batch *b, const struct options *o)
 	int r = capture_open(&c);
 
 	/* what batch itself was given is the start of every line */
-	defaults.given = 0;
-	defaults.keep_going = false;
+	for (i = 0; i < OPTION_SETS; i++)
+		defaults.sets[i].given = false;
+	batch_defaults(defaults.sets[OPTS_BATCH].values.bytes);
 	for (i = 0; !r && i < b->n; i++) {
 		set_prefix(b, &b->lines[i]);
 		r = check_line(&b->lines[i], &defaults, &c);
@@ -317,7 +353,7 @@ static int run_lines(struct batch *b, const struct options *o)
 		no_prefix();
 		if (r && !first)
 			first = r;
-		if (r && !o->keep_going)
+		if (r && !*OPTION_VALUES(o, OPTS_BATCH, bool))
 			break;
 	}
 	msg_quiet = o->quiet;
@@ -375,6 +411,6 @@ const struct command batch_command = {
 	       "the first runs",
 	.min_args = 0,
 	.max_args = 1,
-	.flags = CMD_BATCH | CMD_POLL | CMD_DIFFS | CMD_SUM | CMD_JSON | CMD_MEMTEST,
+	.flags = CMD_TAKES_ALL,
 	.run = cmd_batch,
 };

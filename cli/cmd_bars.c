@@ -81,7 +81,7 @@ static void print_bar(const struct options *o, struct pci_dev *d,
 							 : "non-prefetchable";
 	char hs[32];
 
-	if (o->json) {
+	if (json_wanted(o)) {
 		print_bar_json(d, b, i, start, dec);
 		return;
 	}
@@ -126,7 +126,7 @@ static bool print_device(const struct options *o, struct pci_dev *d)
 	/* -M has no field for it (a guest test compares -M with sysfs) */
 	if (!o->machine)
 		dec = mem_decoding(d);
-	if (!o->machine && !o->json)
+	if (!o->machine && !json_wanted(o))
 		print_device_head(d, &b, dec);
 	for (i = 0; i < 6; i++)
 		if (d->size[i])
@@ -158,7 +158,7 @@ static int cmd_bars(struct options *o, char **argv)
 	struct devspec spec;
 	int r = bars_filter(argv[0], &spec), n, i, shown = 0;
 
-	if (!r && o->machine && o->json) {
+	if (!r && o->machine && json_wanted(o)) {
 		pf_error("bars: -M and --json are two formats for scripts: give one");
 		r = EXIT_USAGE;
 	}
@@ -194,6 +194,6 @@ const struct command bars_command = {
 	.doc = "PCI devices and their BARs, via libpci",
 	.min_args = 0,
 	.max_args = 1,
-	.flags = CMD_JSON,
+	.flags = CMD_TAKES(OPTS_JSON),
 	.run = cmd_bars,
 };

@@ -21,6 +21,52 @@
 #include "progress.h"
 #include "region.h"
 
+/* cmp's own option */
+struct cmp_options {
+	uint64_t max_diffs;		/* --max-diffs */
+};
+
+enum { OPT_MAX_DIFFS = 0x420 };
+
+static const struct argp_option cmp_argp_options[] = {
+	{ "max-diffs", OPT_MAX_DIFFS, "N", 0,
+	  "cmp: list at most N differences (default 10)", 6 },
+	{ NULL, 0, NULL, 0, NULL, 0 },
+};
+
+static error_t cmp_parse(int key, char *arg, struct argp_state *state)
+{
+	struct cmp_options *co;
+	char msg[REGION_ERR_MAX];
+
+	if (key != OPT_MAX_DIFFS)
+		return ARGP_ERR_UNKNOWN;
+	co = option_given(state);
+	if (parse_number(arg, "--max-diffs", &co->max_diffs, msg, sizeof(msg)))
+		argp_failure(state, EXIT_USAGE, 0, "%s", msg);
+	return 0;
+}
+
+static void cmp_defaults(void *values)
+{
+	struct cmp_options *co = values;
+
+	co->max_diffs = 10;
+}
+
+static const struct argp cmp_argp = { .options = cmp_argp_options,
+				      .parser = cmp_parse };
+
+const struct option_set cmp_option_set = {
+	.id = OPTS_CMP,
+	.argp = &cmp_argp,
+	.names = "--max-diffs",
+	.init = cmp_defaults,
+};
+
+_Static_assert(sizeof(struct cmp_options) <= OPTION_SET_SIZE,
+	       "cmp's options fit their slot");
+
 struct cmp {
 	const struct options *o;
 	struct extent a, b;	/* b: a region, unless file is set */
@@ -90,7 +136,7 @@ static void report_diff(struct cmp *c, uint64_t off, uint64_t va,
 	struct json_object *d;
 
 	c->bits |= va ^ vb;
-	if (c->diffs++ >= c->o->max_diffs)
+	if (c->diffs++ >= OPTION_VALUES(c->o, OPTS_CMP, struct cmp_options)->max_diffs)
 		return;
 	if (!c->j) {
 		progress_before_stdout();
@@ -228,7 +274,7 @@ static int run(struct cmp *c)
 {
 	int r;
 
-	if (c->o->json)
+	if (json_wanted(c->o))
 		json_begin(c);
 	r = run_job(c->o, &(struct job){ .x = &c->a, .op = cmp_a, .ctx = c });
 	if (!r)
@@ -267,6 +313,6 @@ const struct command cmp_command = {
 	       "exit 5 when any",
 	.min_args = 2,
 	.max_args = 2,
-	.flags = CMD_DIFFS | CMD_JSON,
+	.flags = CMD_TAKES(OPTS_CMP) | CMD_TAKES(OPTS_JSON),
 	.run = cmd_cmp,
 };

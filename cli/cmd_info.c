@@ -321,8 +321,8 @@ static int cmd_info(struct options *o, char **argv)
 	if (ret || o->checking)
 		return ret;
 	if (r.is_config)
-		return o->json ? config_json(&r) : print_config(&r);
-	if (o->json)
+		return json_wanted(o) ? config_json(&r) : print_config(&r);
+	if (json_wanted(o))
 		return info_json(o, &r);
 	if (r.is_bar)
 		print_bar(&r.bar);
@@ -352,6 +352,6 @@ const struct command info_command = {
 	.doc = "PFNs, pages, /proc/iomem owner, cache type; maps nothing",
 	.min_args = 1,
 	.max_args = 1,
-	.flags = CMD_JSON,
+	.flags = CMD_TAKES(OPTS_JSON),
 	.run = cmd_info,
 };

@@ -7,6 +7,7 @@
  * the end the count and the failing data bits and address lines in words.
  * Exit 5 when any test failed.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/random.h>
@@ -16,6 +17,88 @@
 #include "memtest.h"
 #include "msg.h"
 #include "progress.h"
+#include "region.h"
+
+/* memtest's own options */
+struct memtest_options {
+	uint64_t tests;			/* --tests: a set of memtest_tests[] */
+	uint64_t loops;			/* --loops */
+	uint64_t seed;			/* --seed */
+	bool seed_set;
+	uint64_t max_errors;		/* --max-errors; 0: no limit */
+};
+
+#define MT_OPTS(o)	OPTION_VALUES(o, OPTS_MEMTEST, struct memtest_options)
+
+enum { OPT_TESTS = 0x460, OPT_LOOPS, OPT_SEED, OPT_MAX_ERRORS };
+
+static const struct argp_option memtest_argp_options[] = {
+	{ "tests", OPT_TESTS, "LIST", 0,
+	  "memtest: the tests to run, by name, comma-separated; all, default "
+	  "(all but bit-flip and block-seq)", 6 },
+	{ "loops", OPT_LOOPS, "N", 0, "memtest: run the tests N times (default 1)", 6 },
+	{ "seed", OPT_SEED, "N", 0,
+	  "memtest: seed of the random values (default: a new one, printed); the same "
+	  "seed repeats a run exactly", 6 },
+	{ "max-errors", OPT_MAX_ERRORS, "N", 0,
+	  "memtest: stop after N failures (default 100; 0: never)", 6 },
+	{ NULL, 0, NULL, 0, NULL, 0 },
+};
+
+/* --loops (1 to 2^32 - 1), --seed, --max-errors */
+static void parse_count(int key, const char *arg, struct memtest_options *mo,
+			struct argp_state *state)
+{
+	const char *name = key == OPT_LOOPS ? "--loops" :
+			   key == OPT_SEED ? "--seed" : "--max-errors";
+	uint64_t *val = key == OPT_LOOPS ? &mo->loops :
+			key == OPT_SEED ? &mo->seed : &mo->max_errors;
+	char msg[REGION_ERR_MAX];
+
+	if (parse_number(arg, name, val, msg, sizeof(msg)))
+		argp_failure(state, EXIT_USAGE, 0, "%s", msg);
+	else if (key == OPT_LOOPS && (!*val || *val > UINT_MAX))
+		argp_failure(state, EXIT_USAGE, 0,
+			     "--loops=%s: a count from 1 to %u", arg, UINT_MAX);
+	mo->seed_set |= key == OPT_SEED;
+}
+
+static error_t memtest_parse(int key, char *arg, struct argp_state *state)
+{
+	struct memtest_options *mo;
+	char msg[1024];		/* the message lists every test's name */
+
+	if (key < OPT_TESTS || key > OPT_MAX_ERRORS)
+		return ARGP_ERR_UNKNOWN;
+	mo = option_given(state);
+	if (key != OPT_TESTS)
+		parse_count(key, arg, mo, state);
+	else if (memtest_parse_list(arg, &mo->tests, msg, sizeof(msg)))
+		argp_failure(state, EXIT_USAGE, 0, "--tests: %s", msg);
+	return 0;
+}
+
+static void memtest_defaults(void *values)
+{
+	struct memtest_options *mo = values;
+
+	mo->tests = memtest_default_set();
+	mo->loops = 1;
+	mo->max_errors = 100;
+}
+
+static const struct argp memtest_argp = { .options = memtest_argp_options,
+					  .parser = memtest_parse };
+
+const struct option_set memtest_option_set = {
+	.id = OPTS_MEMTEST,
+	.argp = &memtest_argp,
+	.names = "--tests, --loops, --seed and --max-errors",
+	.init = memtest_defaults,
+};
+
+_Static_assert(sizeof(struct memtest_options) <= OPTION_SET_SIZE,
+	       "memtest's options fit their slot");
 
 struct mt_cli {
 	const struct options *o;
@@ -101,8 +184,8 @@ static uint64_t pick_seed(const struct options *o)
 {
 	uint64_t seed;
 
-	if (o->seed_set)
-		return o->seed;
+	if (MT_OPTS(o)->seed_set)
+		return MT_OPTS(o)->seed;
 	if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK) == sizeof(seed))
 		return seed;
 	return (uint64_t)time(NULL) ^ (uint64_t)clock();
@@ -148,9 +231,9 @@ static int cmd_memtest(struct options *o, char **argv)
 
 	r = region_arg(o, argv[0], REGION_NEED_SIZE | REGION_WRITES | REGION_NO_CONFIG, &x);
 	c.x = &x;
-	c.p = (struct memtest_params){ .width = o->width, .tests = o->mt_tests,
-		.loops = (unsigned int)o->loops, .seed = pick_seed(o),
-		.max_errors = o->max_errors };
+	c.p = (struct memtest_params){ .width = o->width, .tests = MT_OPTS(o)->tests,
+		.loops = (unsigned int)MT_OPTS(o)->loops, .seed = pick_seed(o),
+		.max_errors = MT_OPTS(o)->max_errors };
 	if (!r)
 		r = check_region(&c);
 	if (r || announce(o, &x))
@@ -173,6 +256,6 @@ const struct command memtest_command = {
 	       "exit 5 when any",
 	.min_args = 1,
 	.max_args = 1,
-	.flags = CMD_MEMTEST,
+	.flags = CMD_TAKES(OPTS_MEMTEST),
 	.run = cmd_memtest,
 };

@@ -19,6 +19,63 @@
 #include "poll.h"
 #include "region.h"
 
+/* poll's own options */
+struct poll_options {
+	uint64_t timeout_ns;		/* --timeout; DURATION_FOREVER */
+	uint64_t interval_ns;		/* --interval; 0: a tight loop */
+	bool not;			/* --not: until the value differs */
+};
+
+enum { OPT_TIMEOUT = 0x410, OPT_INTERVAL, OPT_NOT };
+
+static const struct argp_option poll_argp_options[] = {
+	{ "timeout", OPT_TIMEOUT, "DURATION", 0,
+	  "poll: give up after DURATION (default 1s; forever: never)", 6 },
+	{ "interval", OPT_INTERVAL, "DURATION", 0,
+	  "poll: sleep DURATION between reads (default 0: a tight loop)", 6 },
+	{ "not", OPT_NOT, NULL, 0,
+	  "poll: until (value & MASK) differs from VALUE", 6 },
+	{ NULL, 0, NULL, 0, NULL, 0 },
+};
+
+static error_t poll_parse(int key, char *arg, struct argp_state *state)
+{
+	struct poll_options *po;
+	char msg[REGION_ERR_MAX];
+	bool timeout = key == OPT_TIMEOUT;
+
+	if (key != OPT_TIMEOUT && key != OPT_INTERVAL && key != OPT_NOT)
+		return ARGP_ERR_UNKNOWN;
+	po = option_given(state);
+	if (key == OPT_NOT)
+		po->not = true;
+	else if (parse_duration(arg, timeout, timeout ? &po->timeout_ns : &po->interval_ns,
+				msg, sizeof(msg)))
+		argp_failure(state, EXIT_USAGE, 0, "--%s: %s", timeout ? "timeout" : "interval",
+			     msg);
+	return 0;
+}
+
+static void poll_defaults(void *values)
+{
+	struct poll_options *po = values;
+
+	po->timeout_ns = NS_PER_S;
+}
+
+static const struct argp poll_argp = { .options = poll_argp_options,
+				       .parser = poll_parse };
+
+const struct option_set poll_option_set = {
+	.id = OPTS_POLL,
+	.argp = &poll_argp,
+	.names = "--timeout, --interval and --not",
+	.init = poll_defaults,
+};
+
+_Static_assert(sizeof(struct poll_options) <= OPTION_SET_SIZE,
+	       "poll's options fit their slot");
+
 /* The real world of poll_loop: a mapping, the monotonic clock, signals */
 static volatile sig_atomic_t poll_stop;
 
@@ -123,7 +180,7 @@ static int poll_report(const struct options *o, const struct extent *x,
 	const char *op = p->not ? "==" : "!=";
 	char limit[32];
 
-	if (!o->json)
+	if (!json_wanted(o))
 		printf("0x%0*llx\n", HEX(w, p->value));
 	else if (poll_json(o, x, p))
 		return EXIT_FAIL;
@@ -134,7 +191,7 @@ static int poll_report(const struct options *o, const struct extent *x,
 	if (p->end == POLL_MATCHED)
 		return 0;
 	if (p->end == POLL_TIMED_OUT) {
-		format_duration(limit, sizeof(limit), o->timeout_ns);
+		format_duration(limit, sizeof(limit), p->timeout_ns);
 		pf_error("poll: %s: timed out after %s: 0x%0*llx & 0x%0*llx %s 0x%0*llx",
 			 x->text, limit, HEX(w, p->value), HEX(w, p->mask), op, HEX(w, p->want));
 		return EXIT_MISMATCH;
@@ -170,9 +227,11 @@ static int poll_args(const struct options *o, char **argv,
 
 static int cmd_poll(struct options *o, char **argv)
 {
-	struct poll_loop p = { .not = o->poll_not,
-			       .timeout_ns = o->timeout_ns,
-			       .interval_ns = o->interval_ns };
+	const struct poll_options *po = OPTION_VALUES(o, OPTS_POLL,
+						      struct poll_options);
+	struct poll_loop p = { .not = po->not,
+			       .timeout_ns = po->timeout_ns,
+			       .interval_ns = po->interval_ns };
 	struct extent x;
 	int r = addr_arg(o, argv[0], 0, &x);
 
@@ -191,6 +250,6 @@ const struct command poll_command = {
 	       "exit 5 after --timeout",
 	.min_args = 3,
 	.max_args = 3,
-	.flags = CMD_POLL | CMD_JSON,
+	.flags = CMD_TAKES(OPTS_POLL) | CMD_TAKES(OPTS_JSON),
 	.run = cmd_poll,
 };

@@ -22,8 +22,67 @@
 
 #define MAX_HEX		64	/* sha256's 32 bytes */
 
+enum sum_algo {
+	SUM_CRC32,
+	SUM_SHA256,
+};
+
 static const char *const algo_names[] = { "crc32", "sha256" };
 static const unsigned int algo_hex[] = { 8, 64 };
+
+/* sum's own options */
+struct sum_options {
+	enum sum_algo algo;		/* --algo */
+	const char *expect;		/* --expect=HEX */
+};
+
+#define SUM_OPTS(o)	OPTION_VALUES(o, OPTS_SUM, struct sum_options)
+
+enum { OPT_ALGO = 0x430, OPT_EXPECT };
+
+static const struct argp_option sum_argp_options[] = {
+	{ "algo", OPT_ALGO, "ALGO", 0, "sum: crc32 (default) or sha256", 6 },
+	{ "expect", OPT_EXPECT, "HEX", 0,
+	  "sum: exit 5 unless the sum of every region is HEX", 6 },
+	{ NULL, 0, NULL, 0, NULL, 0 },
+};
+
+static error_t sum_parse(int key, char *arg, struct argp_state *state)
+{
+	struct sum_options *so;
+
+	if (key != OPT_ALGO && key != OPT_EXPECT)
+		return ARGP_ERR_UNKNOWN;
+	so = option_given(state);
+	if (key == OPT_EXPECT)
+		so->expect = arg;
+	else if (!strcmp(arg, "crc32"))
+		so->algo = SUM_CRC32;
+	else if (!strcmp(arg, "sha256"))
+		so->algo = SUM_SHA256;
+	else
+		argp_failure(state, EXIT_USAGE, 0,
+			     "--algo=%s: the algorithm is crc32 or sha256", arg);
+	return 0;
+}
+
+static void sum_defaults(void *values)
+{
+	(void)values;	/* crc32, no --expect: all zero */
+}
+
+static const struct argp sum_argp = { .options = sum_argp_options,
+				      .parser = sum_parse };
+
+const struct option_set sum_option_set = {
+	.id = OPTS_SUM,
+	.argp = &sum_argp,
+	.names = "--algo and --expect",
+	.init = sum_defaults,
+};
+
+_Static_assert(sizeof(struct sum_options) <= OPTION_SET_SIZE,
+	       "sum's options fit their slot");
 
 struct sum {
 	struct sink sink;
@@ -81,8 +140,8 @@ static int sum_end(struct sum *u, char *hex)
 /* --expect=HEX: exactly the algorithm's number of hex digits, any case */
 static int check_expect(const struct options *o)
 {
-	const char *e = o->expect_sum;
-	size_t n = algo_hex[o->algo], i;
+	const char *e = SUM_OPTS(o)->expect;
+	size_t n = algo_hex[SUM_OPTS(o)->algo], i;
 
 	if (!e)
 		return 0;
@@ -91,7 +150,7 @@ static int check_expect(const struct options *o)
 	if (!e[i] && i == n)
 		return 0;
 	pf_error("sum: --expect=%s: a %s sum is %zu hex digits (0-9, a-f), without 0x",
-		 e, algo_names[o->algo], n);
+		 e, algo_names[SUM_OPTS(o)->algo], n);
 	return EXIT_USAGE;
 }
 
@@ -122,10 +181,10 @@ static int sum_json(const struct options *o, const struct extent *x,
 	jout_str(j, "region", x->text);
 	jout_where(j, "start", x, x->start);
 	jout_hex(j, "size", x->size, 0);
-	jout_str(j, "algo", algo_names[o->algo]);
+	jout_str(j, "algo", algo_names[SUM_OPTS(o)->algo]);
 	jout_str(j, "sum", hex);
-	jout_str(j, "expected", o->expect_sum);
-	if (o->expect_sum)
+	jout_str(j, "expected", SUM_OPTS(o)->expect);
+	if (SUM_OPTS(o)->expect)
 		jout_bool(j, "match", match);
 	else
 		jout_null(j, "match");
@@ -143,8 +202,8 @@ static int sum_all(const struct options *o, const struct extent *x, int n,
 		r = sum_region(o, &x[i], u, hex);
 		if (r)
 			return r;
-		match = !o->expect_sum || !strcasecmp(hex, o->expect_sum);
-		if (o->json)
+		match = !SUM_OPTS(o)->expect || !strcasecmp(hex, SUM_OPTS(o)->expect);
+		if (json_wanted(o))
 			r = sum_json(o, &x[i], hex, match);
 		else
 			printf("%s  %s\n", hex, x[i].text);
@@ -152,7 +211,7 @@ static int sum_all(const struct options *o, const struct extent *x, int n,
 			return r;
 		if (!match) {
 			pf_error("sum: '%s': %s %s, expected %s",
-				 x[i].text, algo_names[o->algo], hex, o->expect_sum);
+				 x[i].text, algo_names[SUM_OPTS(o)->algo], hex, SUM_OPTS(o)->expect);
 			mismatch = EXIT_MISMATCH;
 		}
 	}
@@ -176,7 +235,7 @@ static int prepare(const struct options *o, char **argv, int n,
 static int cmd_sum(struct options *o, char **argv)
 {
 	struct extent *x;
-	struct sum u = { .sink = { .put = put }, .algo = o->algo };
+	struct sum u = { .sink = { .put = put }, .algo = SUM_OPTS(o)->algo };
 	int n, i, r;
 	bool dry = false;
 
@@ -211,6 +270,6 @@ const struct command sum_command = {
 	       "as sha256sum; --expect=HEX: exit 5 unless all are HEX",
 	.min_args = 1,
 	.max_args = INT_MAX,
-	.flags = CMD_SUM | CMD_JSON,
+	.flags = CMD_TAKES(OPTS_SUM) | CMD_TAKES(OPTS_JSON),
 	.run = cmd_sum,
 };

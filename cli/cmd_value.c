@@ -58,7 +58,7 @@ static int cmd_read(struct options *o, char **argv)
 	r = run_job(o, &(struct job){ .x = &x, .op = read_op, .ctx = &value });
 	if (r)
 		return r;
-	if (o->json)
+	if (json_wanted(o))
 		return jout_print(jout_value(&x, o->width, value));
 	printf("0x%0*llx\n", 2 * o->width, (unsigned long long)value);
 	return 0;
@@ -167,7 +167,7 @@ static int cmd_expect(struct options *o, char **argv)
 		return r;
 	/* printed either way, so that a script can log what was there */
 	match = (got & mask) == (want & mask);
-	if (o->json) {
+	if (json_wanted(o)) {
 		r = print_json(o, &x, got, want, mask, match);
 		if (r)
 			return r;
@@ -197,7 +197,7 @@ const struct command read_command = {
 	.doc = "one value of --width, printed as 0x%0Nx",
 	.min_args = 1,
 	.max_args = 1,
-	.flags = CMD_JSON,
+	.flags = CMD_TAKES(OPTS_JSON),
 	.run = cmd_read,
 };
 
@@ -238,6 +238,6 @@ const struct command expect_command = {
 	.doc = "read one value, print it; exit 5 unless it matches VALUE in MASK",
 	.min_args = 2,
 	.max_args = 2,
-	.flags = CMD_JSON,
+	.flags = CMD_TAKES(OPTS_JSON),
 	.run = cmd_expect,
 };

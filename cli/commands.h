@@ -3,6 +3,8 @@
 #ifndef PFNMAP_COMMANDS_H
 #define PFNMAP_COMMANDS_H
 
+#include <argp.h>
+
 #include "open.h"
 #include "pfnmap.h"
 #include "session.h"
@@ -13,14 +15,39 @@
 
 /* What a command is, for main.c's checks and --help */
 #define CMD_OUTPUT	0x1	/* writes to -o FILE */
-/* takes the options of OPT_GIVEN_*: CMD_POLL is OPT_GIVEN_POLL << 8 ... */
+/* takes the option set id (pfnmap.h) */
 #define CMD_OPT_SHIFT	8
-#define CMD_POLL	(OPT_GIVEN_POLL << CMD_OPT_SHIFT)
-#define CMD_DIFFS	(OPT_GIVEN_DIFFS << CMD_OPT_SHIFT)
-#define CMD_SUM		(OPT_GIVEN_SUM << CMD_OPT_SHIFT)
-#define CMD_JSON	(OPT_GIVEN_JSON << CMD_OPT_SHIFT)
-#define CMD_BATCH	(OPT_GIVEN_BATCH << CMD_OPT_SHIFT)
-#define CMD_MEMTEST	(OPT_GIVEN_MEMTEST << CMD_OPT_SHIFT)
+#define CMD_TAKES(id)	(1U << (CMD_OPT_SHIFT + (id)))
+#define CMD_TAKES_ALL	(((1U << OPTION_SETS) - 1) << CMD_OPT_SHIFT)
+
+/*
+ * A set of options that some commands take: its argp (options of group
+ * 6, merged into --help's "Checks and scripts"), whose parser's input is
+ * the set's slot in struct options (option_given()); the defaults
+ */
+struct option_set {
+	enum option_set_id id;
+	const struct argp *argp;
+	const char *names;	/* "--timeout, --interval and --not" */
+	void (*init)(void *values);
+};
+
+/* The values of set id in o, of the set's own struct */
+#define OPTION_VALUES(o, id, type) \
+	((const type *)(const void *)(o)->sets[id].values.bytes)
+
+/* In a set's argp parser, for one of its options: the set, given */
+static inline void *option_given(struct argp_state *state)
+{
+	struct option_slot *slot = state->input;
+
+	slot->given = true;
+	return slot->values.bytes;
+}
+
+/* The option sets, each the part's that owns it */
+extern const struct option_set poll_option_set, cmp_option_set,
+	sum_option_set, json_option_set, batch_option_set, memtest_option_set;
 
 struct command {
 	const char *name;

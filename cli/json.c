@@ -11,8 +11,51 @@
 
 #include <json-c/json.h>
 
+#include "commands.h"
 #include "json.h"
 #include "msg.h"
+
+/* --json, for every command that has results to print */
+enum { OPT_JSON = 0x440 };
+
+static const struct argp_option json_argp_options[] = {
+	{ "json", OPT_JSON, NULL, 0, "One JSON object a result line", 6 },
+	{ NULL, 0, NULL, 0, NULL, 0 },
+};
+
+static error_t json_parse(int key, char *arg, struct argp_state *state)
+{
+	(void)arg;
+	if (key != OPT_JSON)
+		return ARGP_ERR_UNKNOWN;
+	*(bool *)option_given(state) = true;
+	return 0;
+}
+
+static void json_defaults(void *values)
+{
+	*(bool *)values = false;
+}
+
+static const struct argp json_argp = { .options = json_argp_options,
+				       .parser = json_parse };
+
+const struct option_set json_option_set = {
+	.id = OPTS_JSON,
+	.argp = &json_argp,
+	.names = "--json",
+	.init = json_defaults,
+};
+
+bool json_wanted(const struct options *o)
+{
+	return *OPTION_VALUES(o, OPTS_JSON, bool);
+}
+
+void json_unwanted(struct options *o)
+{
+	*(bool *)o->sets[OPTS_JSON].values.bytes = false;
+}
 
 /* Set when an allocation failed since the last jout_print */
 static bool jout_failed;

@@ -37,6 +37,12 @@
 #include "target.h"
 
 struct json_object;
+struct options;
+
+/* --json was given (or a batch gave it) */
+bool json_wanted(const struct options *o);
+/* batch: --json is not for this line's command */
+void json_unwanted(struct options *o);
 
 /* A new, empty object: one result line */
 struct json_object *jout_new(void);

@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "memtest.h"
 #include "msg.h"
 #include "region.h"
 #include "util.h"
@@ -44,10 +43,7 @@ static const struct command *const commands[] = {
 };
 
 enum {
-	OPT_NO_LOAD = 256, OPT_SYSFS, OPT_TIMEOUT, OPT_INTERVAL, OPT_NOT,
-	OPT_MAX_DIFFS, OPT_ALGO, OPT_EXPECT, OPT_JSON, OPT_KEEP_GOING,
-	OPT_PROGRESS, OPT_NO_PROGRESS, OPT_TESTS, OPT_LOOPS, OPT_SEED,
-	OPT_MAX_ERRORS,
+	OPT_NO_LOAD = 256, OPT_SYSFS, OPT_PROGRESS, OPT_NO_PROGRESS,
 };
 
 static const struct argp_option options[] = {
@@ -93,29 +89,7 @@ static const struct argp_option options[] = {
 	  "Never a progress line; when both are given, "
 	  "the last of --progress and --no-progress counts", 5 },
 	{ NULL, 0, NULL, 0, "Checks and scripts:", 6 },
-	{ "timeout", OPT_TIMEOUT, "DURATION", 0,
-	  "poll: give up after DURATION (default 1s; forever: never)", 6 },
-	{ "interval", OPT_INTERVAL, "DURATION", 0,
-	  "poll: sleep DURATION between reads (default 0: a tight loop)", 6 },
-	{ "not", OPT_NOT, NULL, 0,
-	  "poll: until (value & MASK) differs from VALUE", 6 },
-	{ "max-diffs", OPT_MAX_DIFFS, "N", 0,
-	  "cmp: list at most N differences (default 10)", 6 },
-	{ "algo", OPT_ALGO, "ALGO", 0, "sum: crc32 (default) or sha256", 6 },
-	{ "expect", OPT_EXPECT, "HEX", 0,
-	  "sum: exit 5 unless the sum of every region is HEX", 6 },
-	{ "json", OPT_JSON, NULL, 0, "One JSON object a result line", 6 },
-	{ "keep-going", OPT_KEEP_GOING, NULL, 0,
-	  "batch: run on after a failing line; exit with the first failure's status", 6 },
-	{ "tests", OPT_TESTS, "LIST", 0,
-	  "memtest: the tests to run, by name, comma-separated; all, "
-	  "default (all but bit-flip and block-seq)", 6 },
-	{ "loops", OPT_LOOPS, "N", 0, "memtest: run the tests N times (default 1)", 6 },
-	{ "seed", OPT_SEED, "N", 0,
-	  "memtest: seed of the random values (default: a new one, printed); "
-	  "the same seed repeats a run exactly", 6 },
-	{ "max-errors", OPT_MAX_ERRORS, "N", 0,
-	  "memtest: stop after N failures (default 100; 0: never)", 6 },
+	/* and the options of the option sets (commands.h), group 6 too */
 	{ NULL, 0, NULL, 0, NULL, 0 },
 };
 
@@ -200,16 +174,6 @@ static enum pfnmap_cache parse_cache(const char *text, struct argp_state *state)
 	return PFNMAP_CACHE_AUTO;
 }
 
-static enum sum_algo parse_algo(const char *text, struct argp_state *state)
-{
-	if (!strcmp(text, "crc32"))
-		return SUM_CRC32;
-	if (!strcmp(text, "sha256"))
-		return SUM_SHA256;
-	argp_failure(state, EXIT_USAGE, 0, "--algo=%s: the algorithm is crc32 or sha256", text);
-	return SUM_CRC32;
-}
-
 static const struct command *find_command(const char *name,
 					  struct argp_state *state)
 {
@@ -244,10 +208,14 @@ static const char *commands_with(unsigned int flag)
 	return names;
 }
 
-/* The options of OPT_GIVEN_*, as the message names them */
-static const char *const given_names[] = {
-	"--timeout, --interval and --not", "--max-diffs", "--algo and --expect",
-	"--json", "--keep-going", "--tests, --loops, --seed and --max-errors",
+/* The option sets, by id; each a part's own (commands.h) */
+static const struct option_set *const option_sets[OPTION_SETS] = {
+	[OPTS_POLL] = &poll_option_set,
+	[OPTS_CMP] = &cmp_option_set,
+	[OPTS_SUM] = &sum_option_set,
+	[OPTS_JSON] = &json_option_set,
+	[OPTS_BATCH] = &batch_option_set,
+	[OPTS_MEMTEST] = &memtest_option_set,
 };
 
 /* An option given to a command that has no use for it */
@@ -255,13 +223,13 @@ static void check_given(const struct parsed *p, struct argp_state *state)
 {
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(given_names); i++) {
-		unsigned int bit = 1U << i;
+	for (i = 0; i < OPTION_SETS; i++) {
+		const char *names = option_sets[i]->names;
 
-		if ((p->o.given & bit) && !(p->cmd->flags & (bit << CMD_OPT_SHIFT)))
-			argp_failure(state, EXIT_USAGE, 0, "%s %s for %s, not %s",
-				     given_names[i], strstr(given_names[i], " and ") ? "are" : "is",
-				     commands_with(bit << CMD_OPT_SHIFT), p->cmd->name);
+		if (p->o.sets[i].given && !(p->cmd->flags & CMD_TAKES(i)))
+			argp_failure(state, EXIT_USAGE, 0, "%s %s for %s, not %s", names,
+				     strstr(names, " and ") ? "are" : "is",
+				     commands_with(CMD_TAKES(i)), p->cmd->name);
 	}
 }
 
@@ -293,40 +261,11 @@ static void check_all(const struct parsed *p, struct argp_state *state)
 		check_given(p, state);
 }
 
-/* --tests=LIST; the message lists every name, longer than a region's */
-static void parse_tests(const char *arg, struct options *o,
-			struct argp_state *state)
-{
-	char msg[1024];
-
-	if (memtest_parse_list(arg, &o->mt_tests, msg, sizeof(msg)))
-		argp_failure(state, EXIT_USAGE, 0, "--tests: %s", msg);
-	o->given |= OPT_GIVEN_MEMTEST;
-}
-
-/* --loops (1 to 2^32 - 1), --seed, --max-errors */
-static void parse_memtest_number(int key, const char *arg, struct options *o,
-				 struct argp_state *state)
-{
-	const char *name = key == OPT_LOOPS ? "--loops" :
-			   key == OPT_SEED ? "--seed" : "--max-errors";
-	uint64_t *val = key == OPT_LOOPS ? &o->loops :
-			key == OPT_SEED ? &o->seed : &o->max_errors;
-	char msg[REGION_ERR_MAX];
-
-	if (parse_number(arg, name, val, msg, sizeof(msg)))
-		argp_failure(state, EXIT_USAGE, 0, "%s", msg);
-	else if (key == OPT_LOOPS && (!*val || *val > UINT_MAX))
-		argp_failure(state, EXIT_USAGE, 0,
-			     "--loops=%s: a count from 1 to %u", arg, UINT_MAX);
-	o->seed_set |= key == OPT_SEED;
-	o->given |= OPT_GIVEN_MEMTEST;
-}
-
 static int parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct parsed *p = state->input;
 	char msg[REGION_ERR_MAX];
+	unsigned int i;
 
 	switch (key) {
 	case 'w':
@@ -379,47 +318,9 @@ static int parse_opt(int key, char *arg, struct argp_state *state)
 			argp_failure(state, EXIT_USAGE, 0, "-O: at most 16 libpci parameters");
 		p->o.pci_params[p->o.n_pci_params++] = arg;
 		break;
-	case OPT_TIMEOUT:
-	case OPT_INTERVAL:
-		if (parse_duration(arg, key == OPT_TIMEOUT,
-				   key == OPT_TIMEOUT ? &p->o.timeout_ns : &p->o.interval_ns,
-				   msg, sizeof(msg)))
-			argp_failure(state, EXIT_USAGE, 0,
-				     "--%s: %s", key == OPT_TIMEOUT ? "timeout" : "interval", msg);
-		p->o.given |= OPT_GIVEN_POLL;
-		break;
-	case OPT_NOT:
-		p->o.poll_not = true;
-		p->o.given |= OPT_GIVEN_POLL;
-		break;
-	case OPT_MAX_DIFFS:
-		if (parse_number(arg, "--max-diffs", &p->o.max_diffs, msg, sizeof(msg)))
-			argp_failure(state, EXIT_USAGE, 0, "%s", msg);
-		p->o.given |= OPT_GIVEN_DIFFS;
-		break;
-	case OPT_ALGO:
-		p->o.algo = parse_algo(arg, state);
-		p->o.given |= OPT_GIVEN_SUM;
-		break;
-	case OPT_EXPECT:
-		p->o.expect_sum = arg;
-		p->o.given |= OPT_GIVEN_SUM;
-		break;
-	case OPT_JSON:
-		p->o.json = true;
-		p->o.given |= OPT_GIVEN_JSON;
-		break;
-	case OPT_KEEP_GOING:
-		p->o.keep_going = true;
-		p->o.given |= OPT_GIVEN_BATCH;
-		break;
-	case OPT_TESTS:
-		parse_tests(arg, &p->o, state);
-		break;
-	case OPT_LOOPS:
-	case OPT_SEED:
-	case OPT_MAX_ERRORS:
-		parse_memtest_number(key, arg, &p->o, state);
+	case ARGP_KEY_INIT:
+		for (i = 0; i < OPTION_SETS; i++)
+			state->child_inputs[i] = &p->o.sets[i];
 		break;
 	case ARGP_KEY_ARG:
 		p->cmd = p->o.cmd = find_command(arg, state);
@@ -436,9 +337,35 @@ static int parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-static const struct argp argp = {
-	options, parse_opt, "COMMAND ARGS...", doc, NULL, help_filter, NULL
+/* The option sets' parsers, children of the root's: set_children() */
+static struct argp_child children[OPTION_SETS + 1];
+
+static struct argp argp = {
+	options, parse_opt, "COMMAND ARGS...", doc, children, help_filter, NULL
 };
+
+/*
+ * Merged into the root's options and groups (no header, group 0), in
+ * the order of their ids, which ARGP_KEY_INIT's child_inputs follow
+ */
+static void set_children(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < OPTION_SETS; i++)
+		children[i].argp = option_sets[i]->argp;
+}
+
+/* Every set's defaults, and no set given */
+static void option_defaults(struct options *o)
+{
+	unsigned int i;
+
+	for (i = 0; i < OPTION_SETS; i++) {
+		memset(&o->sets[i], 0, sizeof(o->sets[i]));
+		option_sets[i]->init(o->sets[i].values.bytes);
+	}
+}
 
 static bool has_option(int argc, char **argv)
 {
@@ -516,13 +443,12 @@ static void check_stdout_at_exit(void)
 
 int main(int argc, char **argv)
 {
-	struct parsed p = { .o = { .width = 4, .cache = PFNMAP_CACHE_AUTO,
-				   .timeout_ns = 1000000000, .max_diffs = 10,
-				   .loops = 1, .max_errors = 100 } };
+	struct parsed p = { .o = { .width = 4, .cache = PFNMAP_CACHE_AUTO } };
 	int r;
 
 	argv[0] = (char *)"pfnmap";	/* messages name the program, not its path */
-	p.o.mt_tests = memtest_default_set();
+	set_children();
+	option_defaults(&p.o);
 	atexit(check_stdout_at_exit);
 	argp_err_exit_status = EXIT_USAGE;
 	argp_parse(&argp, argc, argv, 0, NULL, &p);

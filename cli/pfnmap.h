@@ -19,18 +19,30 @@ enum progress_mode {
 	PROGRESS_OFF,
 };
 
-enum sum_algo {
-	SUM_CRC32,
-	SUM_SHA256,
+/*
+ * The options that belong to some commands, not to all, in sets: an argp
+ * child each, defined in the file of the command (or the part) that owns
+ * it, with its values in a slot of struct options (commands.h)
+ */
+enum option_set_id {
+	OPTS_POLL,		/* cmd_poll.c: --timeout, --interval, --not */
+	OPTS_CMP,		/* cmd_cmp.c: --max-diffs */
+	OPTS_SUM,		/* cmd_sum.c: --algo, --expect */
+	OPTS_JSON,		/* json.c: --json */
+	OPTS_BATCH,		/* batch.c: --keep-going */
+	OPTS_MEMTEST,		/* cmd_memtest.c: --tests, --loops, --seed, ... */
+	OPTION_SETS
 };
 
-/* Which command-specific options the command line gave */
-#define OPT_GIVEN_POLL		0x1	/* --timeout, --interval, --not */
-#define OPT_GIVEN_DIFFS		0x2	/* --max-diffs */
-#define OPT_GIVEN_SUM		0x4	/* --algo, --expect */
-#define OPT_GIVEN_JSON		0x8	/* --json */
-#define OPT_GIVEN_BATCH		0x10	/* --keep-going */
-#define OPT_GIVEN_MEMTEST	0x20	/* --tests, --loops, --seed, --max-errors */
+#define OPTION_SET_SIZE	48
+
+struct option_slot {
+	bool given;			/* one of the set's options was given */
+	union {
+		uint64_t align;
+		unsigned char bytes[OPTION_SET_SIZE];
+	} values;
+};
 
 struct command;
 
@@ -51,27 +63,10 @@ struct options {
 	enum progress_mode progress;
 	bool machine;			/* bars: the machine-readable form */
 	bool sysfs;			/* BARs through sysfs resourceN files */
-	/* poll */
-	uint64_t timeout_ns;		/* --timeout; DURATION_FOREVER */
-	uint64_t interval_ns;		/* --interval; 0: a tight loop */
-	bool poll_not;			/* --not: until the value differs */
-	/* cmp */
-	uint64_t max_diffs;		/* --max-diffs */
-	/* sum */
-	enum sum_algo algo;		/* --algo */
-	const char *expect_sum;		/* --expect=HEX, checked by sum */
-	bool json;			/* --json: one JSON object a result */
-	bool keep_going;		/* batch --keep-going */
-	/* memtest */
-	uint64_t mt_tests;		/* --tests: a set of memtest_tests[] */
-	uint64_t loops;			/* --loops */
-	uint64_t seed;			/* --seed */
-	bool seed_set;
-	uint64_t max_errors;		/* --max-errors; 0: no limit */
-	unsigned int given;		/* OPT_GIVEN_* of the options above */
 	const char *pci_method;		/* -A */
 	char *pci_params[16];		/* -O NAME=VALUE */
 	unsigned int n_pci_params;
+	struct option_slot sets[OPTION_SETS];
 };
 
 #endif
