@@ -32,9 +32,14 @@ enum pfnmap_cache {
 
 /* pfnmap_info.flags */
 #define PFNMAP_INFO_PAT		(1U << 0)	/* x86 PAT is enabled */
-#define PFNMAP_INFO_LOCKDOWN	(1U << 1)	/* kernel lockdown refused an mmap on this file */
+/* kernel lockdown refused an mmap on this file */
+#define PFNMAP_INFO_LOCKDOWN	(1U << 1)
 #define PFNMAP_INFO_MAPPED	(1U << 2)	/* applied_cache describes a mapping */
-#define PFNMAP_INFO_PTE		(1U << 3)	/* applied_cache is read from the page table (x86, arm64), not the protection asked for */
+/*
+ * applied_cache is read from the page table (x86, arm64), not the
+ * protection asked for
+ */
+#define PFNMAP_INFO_PTE		(1U << 3)
 
 struct pfnmap_info {
 	__u32 size;		/* out: sizeof(struct pfnmap_info) of the helper */
@@ -46,7 +51,8 @@ struct pfnmap_info {
 	__u32 cache;		/* out: cache type requested on this file */
 	__u32 applied_cache;	/* out: type applied to the last good mmap */
 	__u64 max_map;		/* out: the longest one mmap may be, bytes */
-	__u64 max_total;	/* out: bytes all live mappings may cover (0: no bound, older helpers) */
+	/* out: bytes all live mappings may cover (0: no bound, older helpers) */
+	__u64 max_total;
 	__u64 total;		/* out: bytes all live mappings cover now */
 	__u64 reserved[1];
 };

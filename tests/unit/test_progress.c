@@ -43,12 +43,18 @@ static void test_format(void **state)
 	line_is(0, 1023, 0, "pfnmap: dump: 0 B of 1023 B (0%), 0 B/s, --:-- left");
 	line_is(0, 1024, 0.5, "pfnmap: dump: 0 B of 1.00 KiB (0%), 0 B/s, --:-- left");
 	/* 1.5 GiB in 2.5 s: 614.4 MiB/s, 14.5 GiB left: 24.17 s */
-	line_is(3 * GIB / 2, 16 * GIB, 2.5, "pfnmap: dump: 1.50 GiB of 16.0 GiB (9%), 614 MiB/s, 0:24 left");
-	line_is(10 * KIB, 100 * MIB, 1, "pfnmap: dump: 10.0 KiB of 100 MiB (0%), 10.0 KiB/s, 2:50:39 left");
-	line_is(MIB, 10 * GIB, 1, "pfnmap: dump: 1.00 MiB of 10.0 GiB (0%), 1.00 MiB/s, 2:50:39 left");
-	line_is(999 * MIB, 1000 * MIB, 9.99, "pfnmap: dump: 999 MiB of 1000 MiB (99%), 100 MiB/s, 0:00 left");
-	line_is(4 * GIB, 4 * GIB, 4, "pfnmap: dump: 4.00 GiB of 4.00 GiB (100%), 1.00 GiB/s, 0:00 left");
-	line_is(5 * 1024 * GIB, 16 * 1024 * GIB, 100, "pfnmap: dump: 5.00 TiB of 16.0 TiB (31%), 51.2 GiB/s, 3:40 left");
+	line_is(3 * GIB / 2, 16 * GIB, 2.5,
+		"pfnmap: dump: 1.50 GiB of 16.0 GiB (9%), 614 MiB/s, 0:24 left");
+	line_is(10 * KIB, 100 * MIB, 1,
+		"pfnmap: dump: 10.0 KiB of 100 MiB (0%), 10.0 KiB/s, 2:50:39 left");
+	line_is(MIB, 10 * GIB, 1,
+		"pfnmap: dump: 1.00 MiB of 10.0 GiB (0%), 1.00 MiB/s, 2:50:39 left");
+	line_is(999 * MIB, 1000 * MIB, 9.99,
+		"pfnmap: dump: 999 MiB of 1000 MiB (99%), 100 MiB/s, 0:00 left");
+	line_is(4 * GIB, 4 * GIB, 4,
+		"pfnmap: dump: 4.00 GiB of 4.00 GiB (100%), 1.00 GiB/s, 0:00 left");
+	line_is(5 * 1024 * GIB, 16 * 1024 * GIB, 100,
+		"pfnmap: dump: 5.00 TiB of 16.0 TiB (31%), 51.2 GiB/s, 3:40 left");
 	line_is(1, 2, 1e9, "pfnmap: dump: 1 B of 2 B (50%), 0 B/s, --:-- left");
 }
 
@@ -181,7 +187,8 @@ static void test_tty(void **state)
 		"\rpfnmap: sum: 8.00 KiB of 8.00 KiB (100%), R, T left\033[K"
 		"\r\033[K"
 		"pfnmap: after the end\n");
-	assert_string_equal(buf2, "\rpfnmap: sum: 4.00 KiB of 4.00 KiB (100%), R, T left\033[K\r\033[K");
+	assert_string_equal(buf2,
+			    "\rpfnmap: sum: 4.00 KiB of 4.00 KiB (100%), R, T left\033[K\r\033[K");
 }
 
 /* Within the first second (the real delay): nothing for a short job */

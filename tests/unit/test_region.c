@@ -414,9 +414,13 @@ static void test_duration(void **state)
 		assert_int_equal(ns, 7);
 	}
 	assert_int_equal(parse_duration("1", true, &ns, err, sizeof(err)), -1);
-	assert_string_equal(err, "duration '1' has no unit; write ns, us, ms or s after the number (1ms)");
+	assert_string_equal(err,
+			    "duration '1' has no unit; write ns, us, ms or s after the number "
+			    "(1ms)");
 	assert_int_equal(parse_duration("x", true, &ns, err, sizeof(err)), -1);
-	assert_string_equal(err, "duration 'x': a number and a unit: ns, us, ms or s (10ms, 1.5s), or forever");
+	assert_string_equal(err,
+			    "duration 'x': a number and a unit: ns, us, ms or s (10ms, 1.5s), or "
+			    "forever");
 }
 
 static void test_width(void **state)

@@ -631,18 +631,19 @@ static int soak_run(unsigned int seconds, int procs, uint64_t hidden,
 			info("soak: mapper %d: %lu errors, the last: %s", i,
 			     soak->proc[i].errors, soak->proc[i].last_error);
 	}
-	info("soak: %d mappers for %.1f s: %lu maps (%.0f/s), %lu unmaps, %lu mremap moves, %lu partial munmaps refused, %lu words stored and loaded",
-	     procs, t, maps, maps / t, unmaps, moves, splits, bytes / 4);
+	info("soak: %d mappers for %.1f s: %lu maps (%.0f/s), %lu unmaps, %lu mremap moves, %lu "
+	     "partial munmaps refused, %lu words stored and loaded", procs, t, maps, maps / t,
+	     unmaps, moves, splits, bytes / 4);
 	info("soak: maps on their own files, by the type the kernel applied: uc %lu, wc %lu, wb %lu, other %lu",
 	     applied[PFNMAP_CACHE_UC], applied[PFNMAP_CACHE_WC],
 	     applied[PFNMAP_CACHE_WB], applied[PFNMAP_CACHE_AUTO] +
 	     applied[PFNMAP_CACHE_WT] + applied[PFNMAP_CACHE_WP] +
 	     applied[PFNMAP_CACHE_UNKNOWN]);
-	info("soak: %lu cache-type changes on %d shared files, %lu rmmod attempts (%lu EWOULDBLOCK, %lu EBUSY, %lu other)",
-	     soak->sets, SOAK_SHARED_FDS, soak->rmmods, soak->rmmod_ewouldblock,
-	     soak->rmmod_ebusy, soak->rmmod_other);
-	printf("SOAK-FIGURES procs=%d seconds=%.1f maps=%lu maps_per_s=%.0f moves=%lu sets=%lu rmmods=%lu\n",
-	       procs, t, maps, maps / t, moves, soak->sets, soak->rmmods);
+	info("soak: %lu cache-type changes on %d shared files, %lu rmmod attempts (%lu "
+	     "EWOULDBLOCK, %lu EBUSY, %lu other)", soak->sets, SOAK_SHARED_FDS, soak->rmmods,
+	     soak->rmmod_ewouldblock, soak->rmmod_ebusy, soak->rmmod_other);
+	printf("SOAK-FIGURES procs=%d seconds=%.1f maps=%lu maps_per_s=%.0f moves=%lu sets=%lu "
+	       "rmmods=%lu\n", procs, t, maps, maps / t, moves, soak->sets, soak->rmmods);
 	check(kids == procs + 2 && !bad_exit,
 	      "soak: %d mappers, the cache-type setter and the rmmod loop all ran and ended cleanly",
 	      procs);
@@ -687,7 +688,8 @@ int main(int argc, char **argv)
 				strtoull(argv[5], NULL, 0),
 				strtoull(argv[6], NULL, 0),
 				strtoull(argv[7], NULL, 0));
-	fprintf(stderr, "usage: %s hold PHYS SIZE [move] | map PHYS SIZE | access HIDDEN | soak SECONDS PROCS HIDDEN HSIZE IVSHMEM ISIZE\n",
-		argv[0]);
+	fprintf(stderr,
+		"usage: %s hold PHYS SIZE [move] | map PHYS SIZE | access HIDDEN | soak SECONDS "
+		"PROCS HIDDEN HSIZE IVSHMEM ISIZE\n", argv[0]);
 	return 2;
 }

@@ -239,10 +239,9 @@ static void test_info(int fd, struct pfnmap_info *pi)
 		fail("GET_INFO: %s", strerror(errno));
 		return;
 	}
-	info("GET_INFO size=%u abi=%u policy=%#x flags=%#x phys_bits=%u page_shift=%u cache=%s applied=%s",
-	     pi->size, pi->abi_version, pi->policy, pi->flags, pi->phys_bits,
-	     pi->page_shift, cache_name(pi->cache),
-	     cache_name(pi->applied_cache));
+	info("GET_INFO size=%u abi=%u policy=%#x flags=%#x phys_bits=%u page_shift=%u cache=%s "
+	     "applied=%s", pi->size, pi->abi_version, pi->policy, pi->flags, pi->phys_bits,
+	     pi->page_shift, cache_name(pi->cache), cache_name(pi->applied_cache));
 	check(pi->size == sizeof(*pi) && pi->abi_version == PFNMAP_ABI_VERSION,
 	      "GET_INFO size %u abi %u", pi->size, pi->abi_version);
 	check(pi->page_shift == 12 && pi->phys_bits >= 32 &&
@@ -393,7 +392,8 @@ static void test_phys_bits(int fd, const struct pfnmap_info *pi)
 	 * last one, where vm_pgoff + pages reaches 2^32 (EOVERFLOW)
 	 */
 	p = pmap(fd, lim - 2 * PG, PG, PROT_READ, MAP_SHARED, &err);
-	check(p != NULL, "a page just below 2^phys_bits maps (nothing there): mmap 0x%" PRIx64 " -> %s",
+	check(p != NULL,
+	      "a page just below 2^phys_bits maps (nothing there): mmap 0x%" PRIx64 " -> %s",
 	      lim - 2 * PG, err_name(err));
 	if (p)
 		munmap(p, PG);
@@ -671,9 +671,9 @@ static void test_read_implies_exec(int fd)
 	}
 	waitpid(pid, &status, 0);
 	status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-	check(status == 0, "READ_IMPLIES_EXEC: PROT_READ maps, not executable (child status %d%s%s)",
-	      status, status >= 10 ? ", mmap " : "",
-	      status >= 10 ? err_name(status - 10) : "");
+	check(status == 0,
+	      "READ_IMPLIES_EXEC: PROT_READ maps, not executable (child status %d%s%s)", status,
+	      status >= 10 ? ", mmap " : "", status >= 10 ? err_name(status - 10) : "");
 }
 
 /* The descriptor is the capability: CAP_SYS_RAWIO counts at open() only */
@@ -860,7 +860,8 @@ static void test_race(uint64_t edu)
 static void test_max_map(int fd, uint64_t max)
 {
 	if (sizeof(long) == 4) {
-		skip("one mapping longer than the limit: a 32-bit process has no 64 GiB of address space");
+		skip("one mapping longer than the limit: a 32-bit process has no 64 GiB of "
+		     "address space");
 		return;
 	}
 	expect_map_err("one page more than the limit, where nothing is",
@@ -1522,7 +1523,9 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "stress"))
 		return stress(strtoul(argv[2], NULL, 0),
 			      strtoul(argv[3], NULL, 0));
-	fprintf(stderr, "usage: %s run EDU_BAR0 IVSHMEM_BAR2 E1000E_BAR0 | hold [PHYS] | core HEAPFILE | corecheck CORE HEAPFILE ADDRESS | stress PROCS ROUNDS | enomem CGROUP IVSHMEM_BAR2 | lockdown\n",
-		argv[0]);
+	fprintf(stderr,
+		"usage: %s run EDU_BAR0 IVSHMEM_BAR2 E1000E_BAR0 | hold [PHYS] | core HEAPFILE | "
+		"corecheck CORE HEAPFILE ADDRESS | stress PROCS ROUNDS | enomem CGROUP "
+		"IVSHMEM_BAR2 | lockdown\n", argv[0]);
 	return 2;
 }
