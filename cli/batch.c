@@ -19,6 +19,7 @@
 #include "json.h"
 #include "msg.h"
 #include "region.h"
+#include "results.h"
 
 /* batch's own option */
 enum { OPT_KEEP_GOING = 0x450 };
@@ -32,15 +33,7 @@ static const struct argp_option batch_argp_options[] = {
 static error_t batch_parse(int key, char *arg, struct argp_state *state)
 {
 	(void)arg;
-	if (key != OPT_KEEP_GOING)
-		return ARGP_ERR_UNKNOWN;
-	*(bool *)option_given(state) = true;
-	return 0;
-}
-
-static void batch_defaults(void *values)
-{
-	*(bool *)values = false;
+	return option_flag(key, OPT_KEEP_GOING, state);
 }
 
 static const struct argp batch_argp = { .options = batch_argp_options,
@@ -50,7 +43,7 @@ const struct option_set batch_option_set = {
 	.id = OPTS_BATCH,
 	.argp = &batch_argp,
 	.names = "--keep-going",
-	.init = batch_defaults,
+	.init = option_flag_off,
 };
 
 #define MAX_WORDS	64
@@ -304,7 +297,7 @@ static int check_lines(struct batch *b, const struct options *o)
 	/* what batch itself was given is the start of every line */
 	for (i = 0; i < OPTION_SETS; i++)
 		defaults.sets[i].given = false;
-	batch_defaults(defaults.sets[OPTS_BATCH].values.bytes);
+	option_flag_off(defaults.sets[OPTS_BATCH].values.bytes);
 	for (i = 0; !r && i < b->n; i++) {
 		set_prefix(b, &b->lines[i]);
 		r = check_line(&b->lines[i], &defaults, &c);

@@ -13,6 +13,7 @@
 #include "json.h"
 #include "msg.h"
 #include "pci.h"
+#include "results.h"
 
 static const char *human_size(uint64_t size, char *buf, size_t len)
 {

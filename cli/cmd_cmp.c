@@ -20,6 +20,7 @@
 #include "out.h"
 #include "progress.h"
 #include "region.h"
+#include "results.h"
 
 /* cmp's own option */
 struct cmp_options {

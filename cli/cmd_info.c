@@ -16,6 +16,7 @@
 #include "json.h"
 #include "pci.h"
 #include "region.h"
+#include "results.h"
 
 static void print_owners(const struct iomem *io, const struct extent *r)
 {

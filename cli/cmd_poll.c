@@ -18,6 +18,7 @@
 #include "msg.h"
 #include "poll.h"
 #include "region.h"
+#include "results.h"
 
 /* poll's own options */
 struct poll_options {

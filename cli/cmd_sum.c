@@ -19,6 +19,7 @@
 #include "json.h"
 #include "msg.h"
 #include "progress.h"
+#include "results.h"
 
 #define MAX_HEX		64	/* sha256's 32 bytes */
 

@@ -15,6 +15,7 @@
 #include "msg.h"
 #include "progress.h"
 #include "region.h"
+#include "results.h"
 
 static int fill_op(struct mapping *m, void *value)
 {

@@ -45,6 +45,20 @@ static inline void *option_given(struct argp_state *state)
 	return slot->values.bytes;
 }
 
+/* A set of one flag (--json, --keep-going): its parser, off by default */
+static inline error_t option_flag(int key, int flag, struct argp_state *state)
+{
+	if (key != flag)
+		return ARGP_ERR_UNKNOWN;
+	*(bool *)option_given(state) = true;
+	return 0;
+}
+
+static inline void option_flag_off(void *values)
+{
+	*(bool *)values = false;
+}
+
 /* The option sets, each the part's that owns it */
 extern const struct option_set poll_option_set, cmp_option_set,
 	sum_option_set, json_option_set, batch_option_set, memtest_option_set;

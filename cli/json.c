@@ -11,51 +11,8 @@
 
 #include <json-c/json.h>
 
-#include "commands.h"
 #include "json.h"
 #include "msg.h"
-
-/* --json, for every command that has results to print */
-enum { OPT_JSON = 0x440 };
-
-static const struct argp_option json_argp_options[] = {
-	{ "json", OPT_JSON, NULL, 0, "One JSON object a result line", 6 },
-	{ NULL, 0, NULL, 0, NULL, 0 },
-};
-
-static error_t json_parse(int key, char *arg, struct argp_state *state)
-{
-	(void)arg;
-	if (key != OPT_JSON)
-		return ARGP_ERR_UNKNOWN;
-	*(bool *)option_given(state) = true;
-	return 0;
-}
-
-static void json_defaults(void *values)
-{
-	*(bool *)values = false;
-}
-
-static const struct argp json_argp = { .options = json_argp_options,
-				       .parser = json_parse };
-
-const struct option_set json_option_set = {
-	.id = OPTS_JSON,
-	.argp = &json_argp,
-	.names = "--json",
-	.init = json_defaults,
-};
-
-bool json_wanted(const struct options *o)
-{
-	return *OPTION_VALUES(o, OPTS_JSON, bool);
-}
-
-void json_unwanted(struct options *o)
-{
-	*(bool *)o->sets[OPTS_JSON].values.bytes = false;
-}
 
 /* Set when an allocation failed since the last jout_print */
 static bool jout_failed;
@@ -239,47 +196,4 @@ int jout_fprint(FILE *f, struct json_object *j)
 int jout_print(struct json_object *j)
 {
 	return jout_fprint(stdout, j);
-}
-
-struct json_object *jout_value(const struct extent *x, unsigned int width,
-			       uint64_t value)
-{
-	struct json_object *j = jout_new();
-
-	jout_str(j, "addr", x->text);
-	jout_where(j, "phys", x, x->start);
-	jout_int(j, "width", 8 * width);
-	jout_hex(j, "value", value, 2 * width);
-	return j;
-}
-
-void jout_where(struct json_object *j, const char *key,
-		const struct extent *x, uint64_t addr)
-{
-	/* an offset in config space is no physical address */
-	if (x->is_config) {
-		jout_null(j, key);
-		jout_hex(j, "config_offset", addr, 0);
-	} else {
-		jout_hex(j, key, addr, 0);
-		jout_null(j, "config_offset");
-	}
-}
-
-void jout_pci_device(struct json_object *j, const struct pci_bar *b,
-		     int class, const char *names)
-{
-	char id[8];
-
-	jout_str(j, "slot", b->slot);
-	snprintf(id, sizeof(id), "%04x", b->vendor);
-	jout_str(j, "vendor", id);
-	snprintf(id, sizeof(id), "%04x", b->device);
-	jout_str(j, "device", id);
-	if (class >= 0) {
-		snprintf(id, sizeof(id), "%04x", (unsigned int)class & 0xffff);
-		jout_str(j, "class", id);
-	}
-	jout_str(j, "names", names);
-	jout_str(j, "driver", b->driver[0] ? b->driver : NULL);
 }

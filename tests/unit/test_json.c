@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "json.h"
+#include "results.h"
 #include "pfnmap.h"
 
 #define FFFD	"\xef\xbf\xbd"
